@@ -1,0 +1,107 @@
+/*===- klto/naming.h - the entry naming scheme shared by plugin and linker -===*
+ *
+ * One definition of how klto (and Linux 5.12+) name linker-section table
+ * entries, so that the compiler plugin that writes the names and the linker
+ * that orders by them can never disagree:
+ *
+ *   id       <modname>__<counter>_<line>_<fn>
+ *   section  <table>..<id>              e.g. .initcall6.init..kmod_foo__3_120_foo_init
+ *   symbol   __initcall__<id><level>    (Linux initcall tables)
+ *            __kltoentry__<id>           (tables added by option)
+ *   stub     __initstub__<id><level>    (initcalls)
+ *            __kltostub__<modname>__<fn> (any other static named in asm)
+ *
+ * Plain C, no allocation except where a function says so, no LLVM.
+ *===----------------------------------------------------------------------===*/
+#ifndef KLTO_NAMING_H
+#define KLTO_NAMING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A counted string: names in object files and asm are not NUL-terminated. */
+struct klto_str {
+  const char *p;
+  size_t n;
+};
+
+static inline struct klto_str klto_str_c(const char *s) {
+  size_t n = 0;
+  while (s[n])
+    ++n;
+  struct klto_str r = {s, n};
+  return r;
+}
+
+/* A set of table (section) names that hold entries: Linux's initcall tables
+ * always, plus tables a project adds. */
+struct klto_tables {
+  const char **extra; /* NUL-terminated names owned by the caller */
+  size_t n_extra;
+};
+
+/* Linux initcall level of a table section name, or false.
+ * ".initcall6.init" -> "6", ".initcall3s.init" -> "3s",
+ * ".initcallearly.init" -> "early", ".initcallrootfs.init" -> "rootfs",
+ * ".con_initcall.init" -> "con". */
+bool klto_initcall_level(struct klto_str section, struct klto_str *level);
+
+/* Section name of the Linux initcall table for a level ("6s" -> ".initcall6s.init");
+ * returns the length written (excluding NUL), 0 if `level` is not a level or
+ * the buffer is too small. */
+size_t klto_initcall_table_for_level(struct klto_str level, char *buf, size_t size);
+
+/* True if `section` names a table of `tables` (Linux initcalls included). */
+bool klto_is_table(const struct klto_tables *tables, struct klto_str section);
+
+/* Splits "<table>..<id>" for a known table. Returns false for anything else,
+ * including a bare table name. */
+bool klto_split_entry_section(const struct klto_tables *tables,
+                              struct klto_str section, struct klto_str *table,
+                              struct klto_str *id);
+
+/* A parsed id. `modname` and `fn` point into the parsed string. */
+struct klto_id {
+  struct klto_str modname;
+  unsigned long long counter;
+  unsigned long long line;
+  struct klto_str fn;
+};
+
+/* Parses "<modname>__<counter>_<line>_<fn>". Like Linux's
+ * generate_initcall_order.pl, the modname is greedy: the last
+ * "__<digits>_<digits>_" splits, so modnames may contain "__". */
+bool klto_parse_id(struct klto_str id, struct klto_id *out);
+
+/* Parses an initcall entry symbol "__initcall__<id><level>"; `id` excludes
+ * the level. */
+bool klto_parse_initcall_symbol(struct klto_str sym, struct klto_id *id,
+                                struct klto_str *level);
+
+/* Formats "<modname>__<counter>_<line>_<fn>". snprintf semantics: returns the
+ * length the full id needs. */
+size_t klto_format_id(char *buf, size_t size, struct klto_str modname,
+                      unsigned long long counter, unsigned long long line,
+                      struct klto_str fn);
+
+/* Linux's name-fix: "kmod_" + name with '-' and ',' turned into '_'. Any other
+ * byte that cannot appear in a symbol also becomes '_'. snprintf semantics. */
+size_t klto_kbuild_modname(char *buf, size_t size, struct klto_str kbuild_modname);
+
+/* The default modname for a translation unit with no KBUILD_MODNAME:
+ * "kmod_<basename>_<8 hex digits of a hash of the whole path>", so that
+ * a/foo.c and b/foo.c never share ids. snprintf semantics. */
+size_t klto_default_modname(char *buf, size_t size, struct klto_str path);
+
+/* True if every byte may appear in an unquoted GNU as / ELF symbol name. */
+bool klto_is_symbol_name(struct klto_str s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KLTO_NAMING_H */

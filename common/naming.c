@@ -1,0 +1,253 @@
+/*===- naming.c - the entry naming scheme shared by plugin and linker ------===*
+ *
+ * See klto/naming.h. Everything here works on counted strings because the
+ * linker hands us section names straight out of string tables.
+ *===----------------------------------------------------------------------===*/
+#include "klto/naming.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+static bool str_eq(struct klto_str a, const char *b) {
+  size_t n = strlen(b);
+  return a.n == n && memcmp(a.p, b, n) == 0;
+}
+
+static bool has_prefix(struct klto_str s, const char *prefix) {
+  size_t n = strlen(prefix);
+  return s.n >= n && memcmp(s.p, prefix, n) == 0;
+}
+
+static bool has_suffix(struct klto_str s, const char *suffix) {
+  size_t n = strlen(suffix);
+  return s.n >= n && memcmp(s.p + s.n - n, suffix, n) == 0;
+}
+
+static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+/* The level grammar of init.h: early | rootfs | con | [0-9], each optionally
+ * followed by 's' (sync). Linux only defines 0s..7s, early, rootfs and con in
+ * practice; accepting the grammar keeps us compatible with its script. */
+static bool is_level(struct klto_str l) {
+  if (l.n && l.p[l.n - 1] == 's')
+    --l.n;
+  if (l.n == 1)
+    return is_digit(l.p[0]);
+  return str_eq(l, "early") || str_eq(l, "rootfs") || str_eq(l, "con");
+}
+
+bool klto_initcall_level(struct klto_str section, struct klto_str *level) {
+  if (str_eq(section, ".con_initcall.init")) {
+    level->p = "con";
+    level->n = 3;
+    return true;
+  }
+  if (!has_prefix(section, ".initcall") || !has_suffix(section, ".init"))
+    return false;
+  struct klto_str l = {section.p + 9, section.n - 9 - 5};
+  if (section.n < 9 + 5 || !is_level(l) || str_eq(l, "con") ||
+      str_eq(l, "cons"))
+    return false;
+  *level = l;
+  return true;
+}
+
+size_t klto_initcall_table_for_level(struct klto_str level, char *buf,
+                                     size_t size) {
+  if (!is_level(level))
+    return 0;
+  int n;
+  if (str_eq(level, "con"))
+    n = snprintf(buf, size, ".con_initcall.init");
+  else if (str_eq(level, "cons"))
+    return 0;
+  else
+    n = snprintf(buf, size, ".initcall%.*s.init", (int)level.n, level.p);
+  if (n < 0 || (size_t)n >= size)
+    return 0;
+  return (size_t)n;
+}
+
+bool klto_is_table(const struct klto_tables *tables, struct klto_str section) {
+  struct klto_str level;
+  if (klto_initcall_level(section, &level))
+    return true;
+  for (size_t i = 0; tables && i < tables->n_extra; ++i)
+    if (str_eq(section, tables->extra[i]))
+      return true;
+  return false;
+}
+
+bool klto_split_entry_section(const struct klto_tables *tables,
+                              struct klto_str section, struct klto_str *table,
+                              struct klto_str *id) {
+  /* Table names contain single dots only ('.initcall6.init'), so the first
+   * ".." that leaves a known table on its left is the split. */
+  for (size_t i = 1; i + 2 < section.n; ++i) {
+    if (section.p[i] != '.' || section.p[i + 1] != '.')
+      continue;
+    struct klto_str t = {section.p, i};
+    if (!klto_is_table(tables, t))
+      continue;
+    table->p = section.p;
+    table->n = i;
+    id->p = section.p + i + 2;
+    id->n = section.n - i - 2;
+    return true;
+  }
+  return false;
+}
+
+/* Parses digits at s[*pos..] up to the terminator `term`. */
+static bool parse_number(struct klto_str s, size_t *pos, char term,
+                         unsigned long long *out) {
+  size_t i = *pos;
+  unsigned long long v = 0;
+  if (i >= s.n || !is_digit(s.p[i]))
+    return false;
+  for (; i < s.n && is_digit(s.p[i]); ++i) {
+    unsigned d = (unsigned)(s.p[i] - '0');
+    if (v > (UINT64_MAX - d) / 10)
+      return false;
+    v = v * 10 + d;
+  }
+  if (i >= s.n || s.p[i] != term)
+    return false;
+  *pos = i + 1;
+  *out = v;
+  return true;
+}
+
+bool klto_parse_id(struct klto_str id, struct klto_id *out) {
+  /* Greedy modname, as the Perl regex `(\S*)__(\d+)_(\d+)_(.*)$`: try split
+   * points from the right. */
+  for (size_t i = id.n; i-- > 0;) {
+    if (i + 1 >= id.n || id.p[i] != '_' || id.p[i + 1] != '_')
+      continue;
+    size_t pos = i + 2;
+    struct klto_id r;
+    if (!parse_number(id, &pos, '_', &r.counter) ||
+        !parse_number(id, &pos, '_', &r.line))
+      continue;
+    r.modname.p = id.p;
+    r.modname.n = i;
+    r.fn.p = id.p + pos;
+    r.fn.n = id.n - pos;
+    if (r.fn.n == 0)
+      continue;
+    *out = r;
+    return true;
+  }
+  return false;
+}
+
+bool klto_parse_initcall_symbol(struct klto_str sym, struct klto_id *id,
+                                struct klto_str *level) {
+  static const char prefix[] = "__initcall__";
+  if (!has_prefix(sym, prefix))
+    return false;
+  struct klto_str rest = {sym.p + sizeof(prefix) - 1,
+                          sym.n - (sizeof(prefix) - 1)};
+  struct klto_id r;
+  if (!klto_parse_id(rest, &r))
+    return false;
+  /* The level is glued to the function name: take the shortest level suffix
+   * that leaves a non-empty function, as `^(.*)(level)$` does greedily. */
+  static const char *const levels[] = {"early", "rootfs", "con", "earlys",
+                                       "rootfss", "cons"};
+  struct klto_str fn = r.fn, best = {NULL, 0};
+  size_t tail = fn.n && fn.p[fn.n - 1] == 's' ? 2 : 1;
+  if (fn.n > tail && is_digit(fn.p[fn.n - tail]))
+    best = (struct klto_str){fn.p + fn.n - tail, tail};
+  for (size_t k = 0; !best.p && k < sizeof(levels) / sizeof(levels[0]); ++k)
+    if (has_suffix(fn, levels[k]) && fn.n > strlen(levels[k]))
+      best = (struct klto_str){fn.p + fn.n - strlen(levels[k]),
+                               strlen(levels[k])};
+  if (!best.p)
+    return false;
+  r.fn.n -= best.n;
+  *id = r;
+  *level = best;
+  return true;
+}
+
+size_t klto_format_id(char *buf, size_t size, struct klto_str modname,
+                      unsigned long long counter, unsigned long long line,
+                      struct klto_str fn) {
+  int n = snprintf(buf, size, "%.*s__%llu_%llu_%.*s", (int)modname.n,
+                   modname.p, counter, line, (int)fn.n, fn.p);
+  return n < 0 ? 0 : (size_t)n;
+}
+
+static bool is_symbol_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c) ||
+         c == '_' || c == '.' || c == '$';
+}
+
+bool klto_is_symbol_name(struct klto_str s) {
+  if (s.n == 0 || is_digit(s.p[0]))
+    return false;
+  for (size_t i = 0; i < s.n; ++i)
+    if (!is_symbol_char(s.p[i]))
+      return false;
+  return true;
+}
+
+/* Writes `prefix` then `name` with every byte outside [A-Za-z0-9_] as '_'. */
+static size_t write_fixed(char *buf, size_t size, const char *prefix,
+                          struct klto_str name) {
+  size_t plen = strlen(prefix), total = plen + name.n;
+  if (size == 0)
+    return total;
+  size_t w = 0;
+  for (size_t i = 0; i < plen && w + 1 < size; ++i)
+    buf[w++] = prefix[i];
+  for (size_t i = 0; i < name.n && w + 1 < size; ++i) {
+    char c = name.p[i];
+    buf[w++] = is_symbol_char(c) && c != '.' && c != '$' ? c : '_';
+  }
+  buf[w] = '\0';
+  return total;
+}
+
+size_t klto_kbuild_modname(char *buf, size_t size, struct klto_str name) {
+  /* KBUILD_MODNAME arrives as the macro's spelling, quotes included. */
+  if (name.n >= 2 && name.p[0] == '"' && name.p[name.n - 1] == '"') {
+    ++name.p;
+    name.n -= 2;
+  }
+  return write_fixed(buf, size, "kmod_", name);
+}
+
+/* FNV-1a: stable across hosts and releases, which the ids must be. */
+static uint32_t fnv1a(struct klto_str s) {
+  uint32_t h = 2166136261u;
+  for (size_t i = 0; i < s.n; ++i) {
+    h ^= (unsigned char)s.p[i];
+    h *= 16777619u;
+  }
+  return h;
+}
+
+size_t klto_default_modname(char *buf, size_t size, struct klto_str path) {
+  size_t start = 0, end = path.n;
+  for (size_t i = 0; i < path.n; ++i)
+    if (path.p[i] == '/')
+      start = i + 1;
+  for (size_t i = end; i-- > start;)
+    if (path.p[i] == '.') {
+      end = i;
+      break;
+    }
+  if (end == start)
+    end = path.n;
+  struct klto_str base = {path.p + start, end - start};
+  char hash[16];
+  snprintf(hash, sizeof(hash), "_%08x", (unsigned)fnv1a(path));
+  size_t n = write_fixed(buf, size, "kmod_", base);
+  size_t h = strlen(hash);
+  if (n + h < size)
+    memcpy(buf + n, hash, h + 1);
+  return n + h;
+}

@@ -1,0 +1,42 @@
+# lit configuration for klto. Every RUN line sees LLVM 19's tools first on
+# PATH, so `FileCheck`, `llvm-readelf` and friends are never the Clang 14 ones.
+import os
+import shutil
+import lit.formats
+
+config.name = "klto"
+config.test_format = lit.formats.ShTest(not lit_config.useValgrind)
+config.suffixes = [".c", ".ll", ".s", ".test", ".cpp"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.klto_obj_root, "test")
+
+config.environment["PATH"] = os.pathsep.join(
+    [config.llvm_tools_dir, config.klto_bin_dir, config.environment.get("PATH", "/usr/bin:/bin")])
+for var in ("HOME", "TMPDIR"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+
+plugin = os.path.join(config.klto_lib_dir, "kltoplugin.so")
+klto_ld = os.path.join(config.klto_bin_dir, "ld.lld")
+stock_ld = os.path.join(config.llvm_tools_dir, "ld.lld")
+inputs = os.path.join(config.test_source_root, "Inputs")
+
+config.substitutions.append(("%clang", config.klto_clang))
+config.substitutions.append(("%plugin", plugin))
+config.substitutions.append(("%kfence_include",
+                             os.path.join(config.klto_src_root, "runtime", "kfence", "include")))
+config.substitutions.append(("%klto_libdir", config.klto_lib_dir))
+config.substitutions.append(("%klto_ld", klto_ld))
+config.substitutions.append(("%stock_ld", stock_ld))
+config.substitutions.append(("%inputs", inputs))
+config.substitutions.append(("%python", "python3"))
+
+if os.path.exists(klto_ld):
+    config.available_features.add("klto-ld")
+if config.klto_fuzzers:
+    config.available_features.add("fuzzers")
+if shutil.which("qemu-aarch64") or shutil.which("qemu-aarch64-static"):
+    config.available_features.add("qemu-aarch64")
+if os.path.exists("/usr/aarch64-linux-gnu/lib/libc.so.6"):
+    config.available_features.add("aarch64-sysroot")
