@@ -16,13 +16,14 @@ void klto_lex_init(struct klto_lexer *lx, const char *text, size_t len,
   lx->at_line_start = true;
 }
 
+/* '$' may continue a name but not start one: "$sym" is an x86 immediate. */
 static bool is_ident_start(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
-         c == '.' || c == '$';
+         c == '.';
 }
 
 static bool is_ident_char(char c) {
-  return is_ident_start(c) || (c >= '0' && c <= '9');
+  return is_ident_start(c) || (c >= '0' && c <= '9') || c == '$';
 }
 
 static bool is_blank(char c) {

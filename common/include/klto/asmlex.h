@@ -27,7 +27,7 @@ enum klto_asm_dialect {
 
 enum klto_tok_kind {
   KLTO_TOK_EOF,
-  KLTO_TOK_IDENT,   /* [A-Za-z_.$][A-Za-z0-9_.$]*, directives included */
+  KLTO_TOK_IDENT,   /* [A-Za-z_.][A-Za-z0-9_.$]*, directives included */
   KLTO_TOK_NUMBER,  /* [0-9][A-Za-z0-9_]*: 42, 0x10, 1f */
   KLTO_TOK_STRING,  /* "...", escapes honoured; may be unterminated */
   KLTO_TOK_PUNCT,   /* any other single byte */

@@ -44,6 +44,7 @@ struct klto_asm_entry {
   const char *label;        /* the entry's new label, NULL if it had none */
   const char *stub;         /* the stub `fn` is reached through, or NULL */
   unsigned long long counter, line;
+  size_t chunk;             /* the chunk its .section is in */
 };
 
 struct klto_asm_hooks {
@@ -97,6 +98,15 @@ long klto_asm_rewriter_finish(struct klto_asm_rewriter *rw,
                               struct klto_buf *out);
 
 void klto_asm_rewriter_free(struct klto_asm_rewriter *rw);
+
+/* Calls `fn` for every name `text` uses as an operand. Statement heads,
+ * labels, registers (%rax), relocation specifiers (@PLT, :lo12:) and, for a
+ * GCC inline-asm template, operand references (%0, %c1, %[name]) are not
+ * names. Returns false when out of memory. */
+bool klto_asm_operand_names(const char *text, size_t len,
+                            enum klto_asm_dialect dialect, bool gcc_template,
+                            void (*fn)(void *ctx, struct klto_str name),
+                            void *ctx);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,72 @@
+/*===- strmap.c - a small string-keyed hash map for libkltocore ------------===*
+ *
+ * Open addressing with linear probing, at most half full.
+ *===----------------------------------------------------------------------===*/
+#include "strmap.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static size_t hash_str(struct klto_str s) {
+  uint64_t h = 14695981039346656037ull;
+  for (size_t i = 0; i < s.n; ++i) {
+    h ^= (unsigned char)s.p[i];
+    h *= 1099511628211ull;
+  }
+  return (size_t)h;
+}
+
+static bool key_eq(struct klto_str a, struct klto_str b) {
+  return a.n == b.n && memcmp(a.p, b.p, a.n) == 0;
+}
+
+static struct klto_strmap_slot *probe(struct klto_strmap_slot *slots,
+                                      size_t cap, struct klto_str key) {
+  size_t mask = cap - 1;
+  for (size_t i = hash_str(key) & mask;; i = (i + 1) & mask)
+    if (!slots[i].key.p || key_eq(slots[i].key, key))
+      return &slots[i];
+}
+
+static bool grow(struct klto_strmap *m) {
+  size_t cap = m->cap ? m->cap * 2 : 16;
+  struct klto_strmap_slot *slots = calloc(cap, sizeof(*slots));
+  if (!slots)
+    return false;
+  for (size_t i = 0; i < m->cap; ++i)
+    if (m->slots[i].key.p)
+      *probe(slots, cap, m->slots[i].key) = m->slots[i];
+  free(m->slots);
+  m->slots = slots;
+  m->cap = cap;
+  return true;
+}
+
+struct klto_strmap_slot *klto_strmap_insert(struct klto_strmap *m,
+                                            struct klto_str key, long value,
+                                            bool *inserted) {
+  if ((m->size + 1) * 2 > m->cap && !grow(m))
+    return NULL;
+  struct klto_strmap_slot *s = probe(m->slots, m->cap, key);
+  *inserted = !s->key.p;
+  if (*inserted) {
+    s->key = key;
+    s->value = value;
+    ++m->size;
+  }
+  return s;
+}
+
+struct klto_strmap_slot *klto_strmap_find(const struct klto_strmap *m,
+                                          struct klto_str key) {
+  if (!m->cap)
+    return NULL;
+  struct klto_strmap_slot *s = probe(m->slots, m->cap, key);
+  return s->key.p ? s : NULL;
+}
+
+void klto_strmap_free(struct klto_strmap *m) {
+  free(m->slots);
+  memset(m, 0, sizeof(*m));
+}

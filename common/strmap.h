@@ -1,0 +1,30 @@
+/*===- strmap.h - a small string-keyed hash map for libkltocore (internal) ===*
+ *
+ * Keys are counted strings that point into text the caller keeps alive (the
+ * module asm), so the map never copies them.
+ *===----------------------------------------------------------------------===*/
+#ifndef KLTO_STRMAP_H
+#define KLTO_STRMAP_H
+
+#include "klto/naming.h"
+
+struct klto_strmap_slot {
+  struct klto_str key; /* key.p == NULL: empty slot */
+  long value;
+};
+
+struct klto_strmap {
+  struct klto_strmap_slot *slots;
+  size_t cap, size; /* cap is 0 or a power of two */
+};
+
+/* Returns the slot for `key`, inserting it with `value` if absent; NULL when
+ * out of memory. `*inserted` tells which happened. */
+struct klto_strmap_slot *klto_strmap_insert(struct klto_strmap *m,
+                                            struct klto_str key, long value,
+                                            bool *inserted);
+struct klto_strmap_slot *klto_strmap_find(const struct klto_strmap *m,
+                                          struct klto_str key);
+void klto_strmap_free(struct klto_strmap *m);
+
+#endif /* KLTO_STRMAP_H */

@@ -1,0 +1,81 @@
+//===- KfenceHooks.cpp - send allocations to the KFENCE runtime -----------===//
+//
+// Every use of a C library allocation function becomes a use of the
+// runtime's hook of the same signature, so that sampled allocations come
+// from the guarded pool and every free reaches the runtime that must
+// recognise them. Replacing the declaration's uses (not just direct calls)
+// also catches function pointers such as `void *(*alloc)(size_t) = malloc`.
+// The runtime library is requested through llvm.dependent-libraries, which
+// LLD honours, so no -lkfence is needed.
+//
+//===----------------------------------------------------------------------===//
+#include "KfenceHooks.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/Metadata.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace klto {
+
+static const char *const LibcAllocators[] = {
+    "malloc",        "calloc",   "realloc", "reallocarray",
+    "free",          "aligned_alloc", "posix_memalign", "memalign",
+    "valloc",        "pvalloc",  "malloc_usable_size",
+};
+
+/// The libc function each name mirrors: the libc names themselves, plus
+/// "fn:libcfn" pairs from -fplugin-arg-klto-kfence-alloc (a bare "fn"
+/// mirrors malloc).
+static StringMap<std::string> redirections(NamingContext &Ctx) {
+  StringMap<std::string> Map;
+  for (const char *Name : LibcAllocators)
+    Map[Name] = Name;
+  for (const std::string &Spec : Ctx.Opts.KfenceAllocators) {
+    auto [Fn, Libc] = StringRef(Spec).split(':');
+    if (Libc.empty())
+      Libc = "malloc";
+    if (!Map.count(Libc) || Map[Libc] != Libc) {
+      Ctx.Diags.report(Reporter::Level::Error, Site(),
+                       "kfence-alloc='" + Spec + "': '" + Libc +
+                           "' is not a C library allocation function");
+      continue;
+    }
+    Map[Fn] = Libc.str();
+  }
+  return Map;
+}
+
+void redirectAllocations(NamingContext &Ctx) {
+  Module &M = Ctx.M;
+  StringMap<std::string> Map = redirections(Ctx);
+  bool Changed = false;
+  for (Function &F : make_early_inc_range(M)) {
+    auto It = Map.find(F.getName());
+    // A module that defines the function is an allocator, not a user of one.
+    if (It == Map.end() || !F.isDeclaration() || F.use_empty())
+      continue;
+    std::string HookName = "__kfence_" + It->second;
+    FunctionCallee Hook = M.getOrInsertFunction(HookName, F.getFunctionType(),
+                                                F.getAttributes());
+    F.replaceAllUsesWith(Hook.getCallee());
+    Changed = true;
+    Site Where;
+    Ctx.remark(Where, "calls to '" + F.getName() + "' go to '" + HookName +
+                          "'");
+  }
+  if (!Changed)
+    return;
+  LLVMContext &C = M.getContext();
+  NamedMDNode *Libs = M.getOrInsertNamedMetadata("llvm.dependent-libraries");
+  for (const MDNode *N : Libs->operands())
+    if (N->getNumOperands() == 1)
+      if (auto *S = dyn_cast<MDString>(N->getOperand(0)))
+        if (S->getString() == "kfence")
+          return;
+  Libs->addOperand(MDNode::get(C, MDString::get(C, "kfence")));
+}
+
+} // namespace klto

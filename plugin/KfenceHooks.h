@@ -1,0 +1,16 @@
+//===- KfenceHooks.h - send allocations to the KFENCE runtime ---*- C++ -*-===//
+#ifndef KLTO_PLUGIN_KFENCEHOOKS_H
+#define KLTO_PLUGIN_KFENCEHOOKS_H
+
+#include "Naming.h"
+
+namespace klto {
+
+/// Points every use of the malloc family (and the allocators named by
+/// option) at the runtime's __kfence_* hooks, and asks the linker for the
+/// runtime through llvm.dependent-libraries.
+void redirectAllocations(NamingContext &Ctx);
+
+} // namespace klto
+
+#endif // KLTO_PLUGIN_KFENCEHOOKS_H

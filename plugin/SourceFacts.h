@@ -1,0 +1,73 @@
+//===- SourceFacts.h - what the front end knows and the IR lacks -*- C++ -*-===//
+//
+// The IR has no KBUILD_MODNAME, no macro expansion lines and no boundaries
+// between file-scope asm statements; the Clang side collects them and hands
+// them to the pass in process. Diagnostics go back the same way, so they
+// carry real file:line locations. Without Clang (opt, -fpass-plugin) the
+// pass works from the IR alone.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KLTO_PLUGIN_SOURCEFACTS_H
+#define KLTO_PLUGIN_SOURCEFACTS_H
+
+#include "llvm/ADT/Twine.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class Function;
+class LLVMContext;
+} // namespace llvm
+
+namespace klto {
+
+/// Where a diagnostic points: a recorded declaration, else a function.
+struct Site {
+  int Decl = -1;
+  const llvm::Function *Fn = nullptr;
+};
+
+class Reporter {
+public:
+  enum class Level { Remark, Warning, Error };
+  virtual ~Reporter() = default;
+  virtual void report(Level L, Site Where, const llvm::Twine &Msg) = 0;
+  /// True once an error has been reported.
+  bool hadError() const { return HadError; }
+
+protected:
+  bool HadError = false;
+};
+
+/// A top-level declaration that may hold table entries, in source order.
+struct SourceDecl {
+  enum Kind { Variable, AsmStatement } K;
+  std::string Name; ///< Var: the IR name.
+  std::string Asm;  ///< Asm: the statement's string, as Clang appends it.
+  unsigned Line;    ///< Expansion line, as __LINE__ in a macro would be.
+};
+
+struct SourceFacts {
+  /// KBUILD_MODNAME turned into a modname, or __KBUILD_MODNAME; may be empty.
+  std::string KbuildModName;
+  /// The main file as given to the compiler, for the default modname.
+  std::string MainFile;
+  std::vector<SourceDecl> Decls;
+  /// Declarations with external linkage that function-level inline asm
+  /// names: the IR never sees these references, so LTO drops the symbols.
+  struct AsmRef {
+    std::string Name;
+    bool IsFunction;
+  };
+  std::vector<AsmRef> InlineAsmRefs;
+};
+
+/// A reporter for runs without Clang: LLVM diagnostics and remarks.
+std::unique_ptr<Reporter> makeLLVMReporter(llvm::LLVMContext &Ctx,
+                                           std::string File, bool Verbose);
+
+} // namespace klto
+
+#endif // KLTO_PLUGIN_SOURCEFACTS_H
