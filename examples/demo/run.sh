@@ -1,0 +1,91 @@
+#!/bin/bash
+# run.sh - builds the demo "kernel" every way and shows what LTO breaks and
+# what klto fixes.
+#
+#   examples/demo/run.sh <build-dir>
+#
+# For both entry styles Linux uses (function-pointer variables, and PREL32
+# offsets emitted by file-scope asm) the demo is built without LTO (the
+# reference), with -flto and with -flto=thin, each without and with klto's
+# plugin; when <build-dir>/bin/ld.lld exists, also with LTO partitions and
+# a mix of LTO and non-LTO objects, linked by stock ld.lld and by klto's
+# ld.lld --kinit-order. Every run's output is compared with the reference.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+build=$(cd "${1:?usage: $0 <build-dir>}" && pwd)
+llvm=/usr/lib/llvm-19/bin
+plugin=$build/lib/kltoplugin.so
+klto_ld=$build/bin/ld.lld
+work=$build/demo
+mkdir -p "$work"
+cd "$here"
+
+srcs="kernel/main.c kernel/sched.c drivers/pci.c drivers/tty.c drivers/virtio.c fs/super.c net/core.c"
+[ -f "$plugin" ] || { echo "run.sh: $plugin not built; run: ninja -C $build" >&2; exit 1; }
+failures=0
+
+# build <out> <linker> <cflags...>: compiles every file to an object (LTO
+# objects for the files named in $LTO_FILES when set), links with demo.lds.
+build() {
+  local out=$1 linker=$2; shift 2
+  local objs=() f o flags
+  for f in $srcs; do
+    o=$work/$(echo "$f" | tr / _).o
+    flags=("$@")
+    if [ -n "${NON_LTO_FILES:-}" ] && [[ " $NON_LTO_FILES " == *" $f "* ]]; then
+      flags=("${flags[@]/-flto*/}")
+    fi
+    "$llvm/clang" -O2 -Iinclude "${flags[@]}" -c "$f" -o "$o" || return 1
+    objs+=("$o")
+  done
+  "$llvm/clang" -O2 "$@" --ld-path="$linker" "${objs[@]}" ${LDFLAGS_EXTRA:-} \
+    -Wl,-T,demo.lds -o "$out"
+}
+
+# variant <label> <linker> <cflags...>
+variant() {
+  local label=$1 linker=$2; shift 2
+  local out=$work/demo.$$ result difference=
+  if ! build "$out" "$linker" "$@" >"$work/log" 2>&1; then
+    result="BUILD FAILED: $(grep -m1 -E 'error' "$work/log" | sed 's/^.*error: //')"
+    ((failures++))
+  elif ! "$out" >"$work/out" 2>&1; then
+    result="CRASHED"
+    ((failures++))
+  elif cmp -s "$work/out" "$work/reference"; then
+    result="ok: same initcalls, order and fixups as the reference"
+  else
+    result="WRONG: $(diff "$work/reference" "$work/out" | grep -c '^>') of $(wc -l <"$work/reference") lines differ"
+    [ -z "${shown:-}" ] && { shown=1; difference=$(diff "$work/reference" "$work/out"); }
+    ((failures++))
+  fi
+  printf '  %-44s %s\n' "$label" "$result"
+  [ -n "$difference" ] && echo "$difference" | sed 's/^/      diff | /'
+  rm -f "$out"
+}
+
+for style in pointer prel32; do
+  def=()
+  [ $style = prel32 ] && def=(-DCONFIG_HAVE_ARCH_PREL32_RELOCATIONS)
+  echo "== entries as ${style} ${def[*]}"
+  build "$work/ref" "$llvm/ld.lld" "${def[@]}" >"$work/log" 2>&1 || { cat "$work/log"; exit 1; }
+  "$work/ref" >"$work/reference"
+  [ $style = pointer ] && { echo "  reference output (no LTO, no klto):"; sed 's/^/    | /' "$work/reference"; }
+  shown=
+  variant "no LTO  + klto plugin"      "$llvm/ld.lld" "${def[@]}" -fplugin="$plugin"
+  variant "-flto                      " "$llvm/ld.lld" "${def[@]}" -flto
+  variant "-flto      + klto plugin"   "$llvm/ld.lld" "${def[@]}" -flto -fplugin="$plugin"
+  variant "-flto=thin"                 "$llvm/ld.lld" "${def[@]}" -flto=thin
+  variant "-flto=thin + klto plugin"   "$llvm/ld.lld" "${def[@]}" -flto=thin -fplugin="$plugin"
+  if [ -x "$klto_ld" ]; then
+    LDFLAGS_EXTRA=-Wl,--lto-partitions=4 \
+    variant "-flto partitions=4, plugin, stock ld" "$llvm/ld.lld" "${def[@]}" -flto -fplugin="$plugin"
+    LDFLAGS_EXTRA="-Wl,--lto-partitions=4 -Wl,--kinit-order" \
+    variant "-flto partitions=4, plugin, klto ld" "$klto_ld" "${def[@]}" -flto -fplugin="$plugin"
+    NON_LTO_FILES="kernel/sched.c fs/super.c" \
+    variant "mixed LTO/non-LTO, plugin, stock ld" "$llvm/ld.lld" "${def[@]}" -flto=thin -fplugin="$plugin"
+    NON_LTO_FILES="kernel/sched.c fs/super.c" LDFLAGS_EXTRA=-Wl,--kinit-order \
+    variant "mixed LTO/non-LTO, plugin, klto ld" "$klto_ld" "${def[@]}" -flto=thin -fplugin="$plugin"
+  fi
+done
+echo "(runs marked WRONG or FAILED without klto are the LTO bugs klto fixes)"
