@@ -29,12 +29,17 @@ static bool is_digit(char c) { return c >= '0' && c <= '9'; }
 /* The level grammar of init.h: early | rootfs | con | [0-9], each optionally
  * followed by 's' (sync). Linux only defines 0s..7s, early, rootfs and con in
  * practice; accepting the grammar keeps us compatible with its script. */
-static bool is_level(struct klto_str l) {
-  if (l.n && l.p[l.n - 1] == 's')
-    --l.n;
+static bool is_base_level(struct klto_str l) {
   if (l.n == 1)
     return is_digit(l.p[0]);
   return str_eq(l, "early") || str_eq(l, "rootfs") || str_eq(l, "con");
+}
+
+static bool is_level(struct klto_str l) {
+  if (is_base_level(l))
+    return true;
+  struct klto_str base = {l.p, l.n - 1};
+  return l.n > 1 && l.p[l.n - 1] == 's' && is_base_level(base);
 }
 
 bool klto_initcall_level(struct klto_str section, struct klto_str *level) {
