@@ -29,7 +29,7 @@ static bool isFlag(StringRef Name, StringRef Arg, bool &Value) {
 
 bool Options::parse(const std::string &ArgStr, std::string &Error) {
   StringRef Arg(ArgStr);
-  auto [Name, Value] = Arg.split('=');
+  StringRef Name = Arg.split('=').first, Value = Arg.split('=').second;
   bool HasValue = Arg.contains('=');
   auto NeedValue = [&](std::string &Out) {
     if (!HasValue || Value.empty()) {

@@ -14,7 +14,8 @@
 
 using namespace llvm;
 
-extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
+extern "C" LLVM_ATTRIBUTE_VISIBILITY_DEFAULT PassPluginLibraryInfo
+llvmGetPassPluginInfo() {
   return {LLVM_PLUGIN_API_VERSION, "klto", "0.1", [](PassBuilder &PB) {
             klto::Options Opts = klto::optionsFromCommandLine();
             klto::registerKltoPass(PB, Opts, nullptr, nullptr);

@@ -18,11 +18,14 @@ for var in ("HOME", "TMPDIR"):
         config.environment[var] = os.environ[var]
 
 plugin = os.path.join(config.klto_lib_dir, "kltoplugin.so")
+pass_plugin = os.path.join(config.klto_lib_dir, "kltopass.so")
 klto_ld = os.path.join(config.klto_bin_dir, "ld.lld")
 stock_ld = os.path.join(config.llvm_tools_dir, "ld.lld")
 inputs = os.path.join(config.test_source_root, "Inputs")
 
 config.substitutions.append(("%clang", config.klto_clang))
+# %passplugin first: %plugin is a prefix of it.
+config.substitutions.append(("%passplugin", pass_plugin))
 config.substitutions.append(("%plugin", plugin))
 config.substitutions.append(("%kfence_include",
                              os.path.join(config.klto_src_root, "runtime", "kfence", "include")))
