@@ -6,7 +6,10 @@
 ; RUN: FileCheck %s < %t.ll
 ; RUN: opt -load-pass-plugin=%passplugin -passes=klto -klto-modname=other -S %t.ll -o %t2.ll
 ; RUN: grep -v ModuleID %t.ll > %t.a && grep -v ModuleID %t2.ll > %t.b && diff %t.a %t.b
-; RUN: %clang -O2 -c -fpass-plugin=%passplugin -mllvm -klto-modname=kmod_ll %s -o %t.o
+; clang parses -mllvm before it loads pass plugins: -Xclang -load makes the
+; plugin's -klto-* options known in time.
+; RUN: %clang -O2 -c -Wno-override-module -fpass-plugin=%passplugin -Xclang -load -Xclang %passplugin \
+; RUN:   -mllvm -klto-modname=kmod_ll %s -o %t.o
 ; RUN: llvm-readelf -S %t.o | FileCheck %s --check-prefix=ELF
 ; RUN: opt -load-pass-plugin=%passplugin -passes=klto -klto-no-stubs -klto-modname=kmod_ll -S %s -o - \
 ; RUN:   | FileCheck %s --check-prefix=NOSTUB
