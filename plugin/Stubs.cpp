@@ -53,6 +53,9 @@ Function *getOrCreateStub(Function &Target, StringRef Name) {
   // musttail forwards varargs and sret exactly; it needs matching prototypes,
   // which a stub of the same type always has.
   Call->setTailCallKind(CallInst::TCK_MustTail);
+  // A stub is a trampoline: one jump. Inlining the static into it would
+  // compile the function twice for nothing.
+  Call->addFnAttr(Attribute::NoInline);
   if (Stub->getReturnType()->isVoidTy())
     B.CreateRetVoid();
   else

@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""Compile-time overhead of kltoplugin.so over plain clang-19.
+
+    bench/plugin/compile_overhead.py <build-dir> [--files N] [--rounds R]
+                                     [--kernel <prepared linux tree>]
+
+Compiles the same translation units with and without -fplugin, alternating
+A B A B ... for R rounds, and compares the CPU time (user + sys of the
+compiler processes, from getrusage), which is steadier than wall time on a
+shared machine. Inputs:
+  * a generated tree of N files, each with initcalls at every level as
+    function-pointer variables and as PREL32 asm, PCI-fixup-like asm
+    entries, and ordinary code;
+  * with --kernel, real Linux files compiled with the exact command lines
+    kbuild used (read from their .<obj>.cmd files).
+"""
+import argparse
+import os
+import resource
+import shlex
+import statistics
+import subprocess
+import sys
+import tempfile
+
+CLANG = "/usr/lib/llvm-19/bin/clang"
+LEVELS = ["early", "0", "1", "2", "3", "4", "4s", "5", "rootfs", "6", "7", "7s"]
+
+
+def generate(root, files):
+    os.makedirs(root, exist_ok=True)
+    demo_inc = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "demo", "include")
+    for i in range(files):
+        lines = ['#include "demo.h"', "#include <string.h>", ""]
+        for k in range(20):
+            lines.append(f"static int __init v{k}(void) {{ return demo_log(__FILE__, \"v{k}\"); }}")
+            lines.append(f"__define_initcall(v{k}, {LEVELS[k % len(LEVELS)]});")
+        for k in range(5):
+            lines.append(f"static void q{k}(struct pci_dev *d) {{ demo_log(__FILE__, d->name); }}")
+            lines.append(f"DECLARE_PCI_FIXUP_FINAL(0x{0x1000 + k:x}, 0x{i:x}, q{k});")
+        # Ordinary code, so the entries are not the whole translation unit.
+        for k in range(30):
+            lines.append(f"int work{i}_{k}(const char *s, int n) {{")
+            lines.append("  int h = n; for (int j = 0; s[j]; ++j) h = h * 31 + s[j] * (j + 1);")
+            lines.append(f"  char buf[64]; memcpy(buf, s, n < 64 ? n : 64); return h ^ buf[{k} % 64];")
+            lines.append("}")
+        with open(os.path.join(root, f"m{i}.c"), "w") as f:
+            f.write("\n".join(lines) + "\n")
+    cmds = []
+    for prel32 in (False, True):
+        for i in range(files):
+            cmd = [CLANG, "-O2", "-c", "-I", demo_inc]
+            if prel32:
+                cmd.append("-DCONFIG_HAVE_ARCH_PREL32_RELOCATIONS")
+            cmd += [os.path.join(root, f"m{i}.c"), "-o", "/dev/null"]
+            cmds.append((root, cmd))
+    return cmds
+
+
+def kernel_commands(tree):
+    """The clang command lines kbuild recorded for the objects in KERNEL_OBJS."""
+    cmds = []
+    for obj in KERNEL_OBJS:
+        d, b = os.path.split(obj)
+        path = os.path.join(tree, d, f".{b}.cmd")
+        with open(path) as f:
+            first = f.readline()
+        cmd = first.split(":=", 1)[1].strip()
+        # kbuild may chain extra steps with ';' after the compile.
+        argv = shlex.split(cmd.split(";")[0])
+        out = argv.index("-o")
+        argv[out + 1] = "/dev/null"
+        argv = [a for a in argv if not a.startswith("-Wp,-MMD")]
+        cmds.append((tree, argv))
+    return cmds
+
+
+KERNEL_OBJS = [
+    "init/main.o", "kernel/sched/core.o", "kernel/printk/printk.o", "kernel/fork.o",
+    "mm/slub.o", "mm/page_alloc.o", "fs/namei.o", "fs/super.o",
+    "drivers/tty/tty_io.o", "drivers/pci/quirks.o", "drivers/base/core.o", "net/core/dev.o",
+]
+
+
+def run_all(cmds, extra):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    for cwd, cmd in cmds:
+        subprocess.run(cmd[:1] + extra + cmd[1:], cwd=cwd, check=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def measure(name, cmds, plugin, rounds):
+    run_all(cmds[:4], [])  # warm the page cache and the plugin's .so
+    run_all(cmds[:4], [f"-fplugin={plugin}"])
+    plain, klto, ratios = [], [], []
+    for _ in range(rounds):
+        a = run_all(cmds, [])
+        b = run_all(cmds, [f"-fplugin={plugin}"])
+        plain.append(a)
+        klto.append(b)
+        ratios.append(b / a)
+    med = statistics.median
+    print(f"| {name} | {len(cmds)} | {min(plain):.2f} / {med(plain):.2f} | "
+          f"{min(klto):.2f} / {med(klto):.2f} | "
+          f"{(med(ratios) - 1) * 100:+.2f}% ({(min(ratios) - 1) * 100:+.2f}% .. {(max(ratios) - 1) * 100:+.2f}%) |")
+    sys.stdout.flush()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("build")
+    ap.add_argument("--files", type=int, default=300)
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--kernel")
+    args = ap.parse_args()
+    plugin = os.path.abspath(os.path.join(args.build, "lib", "kltoplugin.so"))
+    if not os.path.exists(plugin):
+        sys.exit(f"{plugin} not found: build klto first (ninja -C {args.build})")
+    print(f"clang: {CLANG}; plugin: {plugin}; rounds: {args.rounds} (A B alternating)")
+    print("| input | compiles | plain CPU s (min / median) | with plugin CPU s (min / median) | overhead, median of pairs (min .. max) |")
+    print("|---|---|---|---|---|")
+    with tempfile.TemporaryDirectory() as tmp:
+        measure(f"generated, {args.files} files x (20 var + 20 asm initcalls, 5 fixups)",
+                generate(tmp, args.files), plugin, args.rounds)
+    if args.kernel:
+        measure("Linux 6.1 files (x86_64 defconfig, kbuild's flags)",
+                kernel_commands(args.kernel), plugin, args.rounds)
+
+
+if __name__ == "__main__":
+    main()
