@@ -113,8 +113,11 @@ bool ModuleAsmRewriter::finish() {
     GlobalValue *Target = Ctx.M.getNamedValue(R.Target);
     if (!Target)
       continue;
-    if (!R.IsData) {
-      Function *Stub = getOrCreateStub(*cast<Function>(Target), R.Stub);
+    auto *Fn = dyn_cast<Function>(Target);
+    // musttail cannot forward varargs on every target: such a function gets
+    // an alias, which names the same address just as stably.
+    if (!R.IsData && !Fn->isVarArg()) {
+      Function *Stub = getOrCreateStub(*Fn, R.Stub);
       Site Where;
       Where.Fn = cast<Function>(Target);
       Ctx.remark(Where, "static function '" + R.Target +
