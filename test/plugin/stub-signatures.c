@@ -19,7 +19,7 @@ static __attribute__((used)) long vsum(int n, ...) {
   va_end(ap);
   return s;
 }
-__asm__(".pushsection fns, \"a\"\n.quad make, sum8, vsum\n.popsection\n");
+__asm__(".pushsection fns, \"aw\"\n.quad make, sum8, vsum\n.popsection\n");
 extern void *const __start_fns[];
 
 int main(void) {
