@@ -531,9 +531,11 @@ static bool is_klto_entry_symbol(struct klto_str s) {
   if (klto_parse_initcall_symbol(s, &id, &level))
     return true;
   static const char prefix[] = "__kltoentry__";
-  struct klto_str rest = {s.p + sizeof(prefix) - 1, s.n - sizeof(prefix) + 1};
-  return s.n > sizeof(prefix) - 1 &&
-         !memcmp(s.p, prefix, sizeof(prefix) - 1) && klto_parse_id(rest, &id);
+  const size_t plen = sizeof(prefix) - 1;
+  if (s.n <= plen || memcmp(s.p, prefix, plen))
+    return false;
+  struct klto_str rest = {s.p + plen, s.n - plen};
+  return klto_parse_id(rest, &id);
 }
 
 static void name_entry(struct klto_asm_rewriter *rw, struct entry *e) {

@@ -48,11 +48,11 @@ bool klto_initcall_level(struct klto_str section, struct klto_str *level) {
     level->n = 3;
     return true;
   }
-  if (!has_prefix(section, ".initcall") || !has_suffix(section, ".init"))
+  if (section.n < 9 + 5 || !has_prefix(section, ".initcall") ||
+      !has_suffix(section, ".init"))
     return false;
   struct klto_str l = {section.p + 9, section.n - 9 - 5};
-  if (section.n < 9 + 5 || !is_level(l) || str_eq(l, "con") ||
-      str_eq(l, "cons"))
+  if (!is_level(l) || str_eq(l, "con") || str_eq(l, "cons"))
     return false;
   *level = l;
   return true;
