@@ -10,7 +10,7 @@
 // RUN: %clang -g -O0 %s -DPLAIN -o %t.plain
 // RUN: env KFENCE_OPTIONS=sample_rate=1 LD_PRELOAD=%klto_libdir/libkfence.so %t.plain before 2>&1 | FileCheck %s
 // RUN: env KFENCE_OPTIONS=sample_rate=1 LD_PRELOAD=%klto_libdir/libkfence.so %t.plain after 2>&1 | FileCheck %s
-// RUN: env KFENCE_OPTIONS=sample_rate=1 LD_PRELOAD=%klto_libdir/libkfence.so not --crash %t.plain none 2>&1 | FileCheck %s --check-prefix=NONE
+// RUN: env KFENCE_OPTIONS=sample_rate=1 not --crash env LD_PRELOAD=%klto_libdir/libkfence.so %t.plain none 2>&1 | FileCheck %s --check-prefix=NONE
 #ifdef PLAIN
 #include <stdlib.h>
 /* Unmodified: the report below is what shows the object was guarded. */
