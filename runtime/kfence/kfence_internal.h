@@ -54,7 +54,8 @@ struct kfence_track {
 
 struct kfence_metadata {
   enum kfence_object_state state;
-  bool zombie;     /* retired after a use-after-free left its page open */
+  /* FREED and off the freelist: retired ("zombie") after a use-after-free
+   * left its page open. */
   bool on_freelist;
   unsigned prev, next; /* freelist links, indices into kfence_metadata */
   uintptr_t addr;      /* object start; meaningful once allocated */
@@ -143,6 +144,9 @@ bool kfence_snapshot_object(long i, struct kfence_metadata *out) KFENCE_HIDDEN;
 bool kfence_handle_page_fault(uintptr_t addr, bool is_write,
                               const ucontext_t *uc) KFENCE_HIDDEN;
 
+/* gettid() without a syscall per stack; fork() resets it. */
+pid_t kfence_gettid(void) KFENCE_HIDDEN;
+
 /* Thread-local recursion guard: the runtime's own allocations go to libc. */
 extern __thread bool kfence_in_runtime
     __attribute__((tls_model("initial-exec"))) KFENCE_HIDDEN;
@@ -150,7 +154,11 @@ extern __thread bool kfence_in_runtime
 /* ---- fault handling ------------------------------------------------------ */
 
 void kfence_fault_install(void) KFENCE_HIDDEN;
-/* Re-take SIGSEGV if the program replaced our handler since the last look. */
+/*
+ * Re-take SIGSEGV if the program replaced our handler since the last look.
+ * Called for each guarded allocation (one syscall): a handler installed
+ * later is chained from the next guarded allocation on.
+ */
 void kfence_fault_recheck(void) KFENCE_HIDDEN;
 /*
  * sigaction() as the program sees it in the LD_PRELOAD build: SIGSEGV

@@ -65,7 +65,7 @@ void kfence_save_stack(struct kfence_track *track, uintptr_t first) {
   track->nr_frames = n - skip < KFENCE_STACK_DEPTH ? n - skip : KFENCE_STACK_DEPTH;
   for (int i = 0; i < track->nr_frames; i++)
     track->frames[i] = (uintptr_t)frames[skip + i];
-  track->tid = gettid();
+  track->tid = kfence_gettid();
 }
 
 void kfence_report_init(void) {

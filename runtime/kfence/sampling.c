@@ -26,6 +26,7 @@ atomic_int kfence_timer_armed;
 /* splitmix64: 8 bytes per thread, plenty to pick sample points and sides. */
 static __thread uint64_t prng_state __attribute__((tls_model("initial-exec")));
 static __thread bool prng_seeded __attribute__((tls_model("initial-exec")));
+static __thread pid_t cached_tid __attribute__((tls_model("initial-exec")));
 /* From getrandom() at init: differs between processes started together. */
 static uint64_t process_seed;
 
@@ -41,9 +42,15 @@ static uint64_t splitmix64(uint64_t *state) {
   return z ^ (z >> 31);
 }
 
+pid_t kfence_gettid(void) {
+  if (!cached_tid)
+    cached_tid = gettid();
+  return cached_tid;
+}
+
 uint64_t kfence_random(void) {
   if (!prng_seeded) {
-    prng_state = process_seed ^ ((uint64_t)gettid() << 32);
+    prng_state = process_seed ^ ((uint64_t)kfence_gettid() << 32);
     prng_seeded = true;
   }
   return splitmix64(&prng_state);
@@ -163,6 +170,7 @@ void kfence_sampling_after_fork_child(void) {
     process_seed ^= fresh;
   process_seed ^= (uint64_t)getpid() << 40;
   prng_seeded = false;
+  cached_tid = 0;
   kfence_countdown = 0;
   if (kfence_opts.sample_interval)
     atomic_store_explicit(&kfence_timer_armed, 1, memory_order_relaxed);
