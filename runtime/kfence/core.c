@@ -216,12 +216,7 @@ void *kfence_alloc_sampled(size_t size, size_t align, bool zero,
   if (fired) {
     if (size == 0 || size > kfence_page_size || align > kfence_page_size) {
       atomic_fetch_add_explicit(&stat_skipped_incompat, 1, memory_order_relaxed);
-      /* Pass the sample on to the next allocation: the rate and the
-       * interval count guardable allocations only. */
-      if (fired & KFENCE_SAMPLE_RATE)
-        kfence_countdown = 1;
-      if (fired & KFENCE_SAMPLE_TIMER)
-        atomic_store_explicit(&kfence_timer_armed, 1, memory_order_relaxed);
+      kfence_sample_pass_on(fired);
     } else {
       addr = guarded_alloc(size, align, zero, caller);
     }

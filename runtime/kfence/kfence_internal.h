@@ -2,7 +2,7 @@
 /*
  * Internal interfaces of the KFENCE runtime, shared by its files:
  *   core.c     pool, metadata, guarded allocation and free, stats, fork
- *   sampling.c which allocations are guarded (countdown, timer, PRNG)
+ *   sampling.c which allocations are guarded (countdown, clock, PRNG)
  *   fault.c    the SIGSEGV handler and its chaining to the program's
  *   report.c   stacks, symbols and the KFENCE-format reports
  *   options.c  KFENCE_OPTIONS
@@ -28,7 +28,7 @@
 enum kfence_side { KFENCE_SIDE_RANDOM, KFENCE_SIDE_LEFT, KFENCE_SIDE_RIGHT };
 
 struct kfence_options {
-  unsigned long sample_interval; /* ms between timer-armed samples, 0 = off */
+  unsigned long sample_interval; /* ms between clock-driven samples, 0 = off */
   unsigned long sample_rate;     /* 1 in N allocations on average, 0 = off */
   unsigned long num_objects;
   enum kfence_side side;
@@ -83,38 +83,35 @@ static inline uintptr_t kfence_object_page(long index) {
 /* ---- sampling ---------------------------------------------------------- */
 
 /*
- * Allocations left until the count-based sample fires, per thread. It starts
- * at 0 so every thread's first allocation takes the slow path, which draws
- * the real countdown; with sample_rate=0 the slow path refills it with
- * INT32_MAX, so that path is then taken once per 2^31 allocations.
- * initial-exec: no __tls_get_addr call (which could allocate) on the fast
- * path, also in the shared library.
+ * Allocations left until this thread leaves the fast path, to draw the next
+ * sample point or look at the clock (sampling.c). It starts at 0, so every
+ * thread's first allocation takes the slow path. initial-exec: no
+ * __tls_get_addr call (which could allocate) on the fast path, also in the
+ * shared library.
  */
 extern __thread int32_t kfence_countdown
     __attribute__((tls_model("initial-exec"))) KFENCE_HIDDEN;
-/* Set by the timer thread every sample_interval ms; the next allocation clears it. */
-extern atomic_int kfence_timer_armed KFENCE_HIDDEN;
 
 /*
  * Should this allocation leave the fast path? Cost: one thread-local
- * decrement, one load of a read-mostly global and one branch that is not
- * taken; no call, lock, syscall or clock read (~1 ns, see docs/kfence.md).
+ * decrement and one branch that is almost never taken; no call, lock,
+ * syscall or clock read (measured in docs/kfence.md).
  */
 static inline bool kfence_sample_hit(void) {
-  int32_t left = --kfence_countdown;
-  return __builtin_expect(
-      (left <= 0) |
-          atomic_load_explicit(&kfence_timer_armed, memory_order_relaxed),
-      0);
+  return __builtin_expect(--kfence_countdown <= 0, 0);
 }
 
 /*
- * The slow half of the sampling decision: refill the countdown, consume the
- * timer's arming. Returns which triggers fired (0: do not guard).
+ * The slow half of the sampling decision: advance the rate's countdown, look
+ * at the clock if it is time, refill. Returns which triggers fired (0: do
+ * not guard).
  */
 #define KFENCE_SAMPLE_RATE 1u
-#define KFENCE_SAMPLE_TIMER 2u
+#define KFENCE_SAMPLE_INTERVAL 2u
 unsigned kfence_sample_slow(void) KFENCE_HIDDEN;
+/* A fired sample could not be used (size, alignment): give it to the next
+ * allocation, so that sampling counts guardable allocations only. */
+void kfence_sample_pass_on(unsigned fired) KFENCE_HIDDEN;
 void kfence_sampling_init(void) KFENCE_HIDDEN;
 void kfence_sampling_after_fork_child(void) KFENCE_HIDDEN;
 uint64_t kfence_random(void) KFENCE_HIDDEN;
