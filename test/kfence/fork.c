@@ -1,6 +1,6 @@
 // After fork() both processes allocate, free and detect: the locks were not
-// copied mid-update, the child samples with its own stream and, with
-// sample_interval, restarts the timer.
+// copied mid-update and the child samples with its own stream, under both
+// sampling triggers.
 // RUN: %clang -g -O0 %s -I%kfence_include -I%S/Inputs %klto_libdir/libkfence.a -lpthread -o %t
 // RUN: env KFENCE_OPTIONS=sample_rate=2 %t 2>&1 | FileCheck %s --implicit-check-not='nothing guarded'
 // RUN: env KFENCE_OPTIONS=sample_interval=1 %t 2>&1 | FileCheck %s --implicit-check-not='nothing guarded'
