@@ -1,0 +1,539 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+/*
+ * The KFENCE pool: (num_objects + 1) * 2 pages. Pages 0 and 1 are guards,
+ * object i lives on page 2i + 2 with guard page 2i + 3 after it, so every
+ * object page sits between two guard pages. An object is placed flush
+ * against the left or the right edge of its page; the rest of the page is a
+ * redzone filled with a pattern that free() checks. Free object pages are
+ * PROT_NONE too, so a use-after-free faults.
+ */
+#define _GNU_SOURCE
+#include "kfence_internal.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+char *__kfence_pool;
+size_t __kfence_pool_size;
+struct kfence_metadata *kfence_metadata;
+size_t kfence_page_size;
+_Atomic int kfence_state;
+__thread bool kfence_in_runtime __attribute__((tls_model("initial-exec")));
+
+/*
+ * Protects kfence_metadata (states, placement, stacks, freelist links),
+ * the freelist ends, guard_open and the protection of every pool page.
+ * Taken by guarded allocations and frees, the fault handler and the object
+ * listing; never held while printing a report or unwinding a stack.
+ */
+static pthread_mutex_t kfence_pool_lock = PTHREAD_MUTEX_INITIALIZER;
+#define NO_OBJECT UINT32_MAX
+static unsigned freelist_head = NO_OBJECT, freelist_tail = NO_OBJECT;
+/* Guard pages a report left accessible; closed again by the next allocation
+ * of a neighbouring object. One byte per pool page. */
+static uint8_t *guard_open;
+
+static atomic_ulong stat_allocated, stat_allocs, stat_frees, stat_zombies,
+    stat_skipped_incompat, stat_skipped_capacity;
+
+/*
+ * Redzone pattern. Depending on the address, a bug that writes one constant
+ * over the redzone cannot restore it by accident; it is never 0x00 or 0xff.
+ */
+static inline uint8_t canary(uintptr_t addr) {
+  return (uint8_t)(0xc5 + (addr & 7));
+}
+
+static uint64_t canary_word(void) {
+  uint8_t bytes[8];
+  for (int i = 0; i < 8; i++)
+    bytes[i] = canary((uintptr_t)i);
+  uint64_t word;
+  memcpy(&word, bytes, sizeof(word));
+  return word;
+}
+
+/* Word-wise: this runs over up to a page on every guarded alloc and free. */
+static void canary_fill(uintptr_t from, uintptr_t to) {
+  for (; from < to && (from & 7); from++)
+    *(uint8_t *)from = canary(from);
+  uint64_t word = canary_word();
+  for (; from + 8 <= to; from += 8)
+    memcpy((void *)from, &word, sizeof(word));
+  for (; from < to; from++)
+    *(uint8_t *)from = canary(from);
+}
+
+/* First byte in [from, to) that is not the pattern, 0 if none. */
+static uintptr_t canary_check(uintptr_t from, uintptr_t to) {
+  for (; from < to && (from & 7); from++)
+    if (*(uint8_t *)from != canary(from))
+      return from;
+  uint64_t word = canary_word();
+  for (; from + 8 <= to; from += 8)
+    if (memcmp((void *)from, &word, sizeof(word)))
+      break;
+  for (; from < to; from++)
+    if (*(uint8_t *)from != canary(from))
+      return from;
+  return 0;
+}
+
+static void freelist_remove(unsigned i) {
+  struct kfence_metadata *m = &kfence_metadata[i];
+  if (m->prev != NO_OBJECT)
+    kfence_metadata[m->prev].next = m->next;
+  else
+    freelist_head = m->next;
+  if (m->next != NO_OBJECT)
+    kfence_metadata[m->next].prev = m->prev;
+  else
+    freelist_tail = m->prev;
+  m->on_freelist = false;
+}
+
+/* Tail insertion: the least recently freed object is reused first, which
+ * keeps a freed object protected for as long as possible. */
+static void freelist_append(unsigned i) {
+  struct kfence_metadata *m = &kfence_metadata[i];
+  m->prev = freelist_tail;
+  m->next = NO_OBJECT;
+  if (freelist_tail != NO_OBJECT)
+    kfence_metadata[freelist_tail].next = i;
+  else
+    freelist_head = i;
+  freelist_tail = i;
+  m->on_freelist = true;
+}
+
+static bool set_protection(uintptr_t page, bool accessible) {
+  return mprotect((void *)page, kfence_page_size,
+                  accessible ? PROT_READ | PROT_WRITE : PROT_NONE) == 0;
+}
+
+static void close_guard(size_t page_nr) {
+  if (guard_open[page_nr] &&
+      set_protection((uintptr_t)__kfence_pool + page_nr * kfence_page_size, false))
+    guard_open[page_nr] = 0;
+}
+
+/*
+ * malloc() must return memory aligned for any object that fits in the size;
+ * smaller objects need less, and every byte of alignment slack on the right
+ * is a byte an overflow can touch without faulting.
+ */
+static size_t default_alignment(size_t size) {
+  size_t align = 16;
+  while (align > 1 && align > size)
+    align >>= 1;
+  return align;
+}
+
+static void *guarded_alloc(size_t size, size_t align, bool zero,
+                           const void *caller) {
+  struct kfence_track track;
+  kfence_save_stack(&track, (uintptr_t)caller);
+  kfence_fault_recheck();
+  if (!align)
+    align = default_alignment(size);
+  bool right;
+  switch (kfence_opts.side) {
+  case KFENCE_SIDE_LEFT:
+    right = false;
+    break;
+  case KFENCE_SIDE_RIGHT:
+    right = true;
+    break;
+  default:
+    right = kfence_random() & 1;
+  }
+
+  pthread_mutex_lock(&kfence_pool_lock);
+  unsigned i = freelist_head;
+  if (i == NO_OBJECT) {
+    pthread_mutex_unlock(&kfence_pool_lock);
+    atomic_fetch_add_explicit(&stat_skipped_capacity, 1, memory_order_relaxed);
+    return NULL;
+  }
+  uintptr_t page = kfence_object_page(i);
+  if (!set_protection(page, true)) {
+    pthread_mutex_unlock(&kfence_pool_lock);
+    atomic_fetch_add_explicit(&stat_skipped_capacity, 1, memory_order_relaxed);
+    return NULL;
+  }
+  freelist_remove(i);
+  close_guard(2 * i + 1);
+  close_guard(2 * i + 3);
+  struct kfence_metadata *m = &kfence_metadata[i];
+  uintptr_t addr = right ? (page + kfence_page_size - size) & ~(uintptr_t)(align - 1)
+                         : page;
+  /* free() verified the redzone of a freed page, and the page has been
+   * PROT_NONE since: only the old object's bytes need the pattern back. */
+  if (m->state == KFENCE_OBJECT_UNUSED)
+    canary_fill(page, page + kfence_page_size);
+  else
+    canary_fill(m->addr, m->addr + m->size);
+  m->addr = addr;
+  m->size = size;
+  m->state = KFENCE_OBJECT_ALLOCATED;
+  m->alloc_track = track;
+  m->free_track.nr_frames = 0;
+  if (zero)
+    memset((void *)addr, 0, size);
+  pthread_mutex_unlock(&kfence_pool_lock);
+
+  atomic_fetch_add_explicit(&stat_allocated, 1, memory_order_relaxed);
+  atomic_fetch_add_explicit(&stat_allocs, 1, memory_order_relaxed);
+  return (void *)addr;
+}
+
+void *kfence_alloc_sampled(size_t size, size_t align, bool zero,
+                           const void *caller, bool may_init) {
+  if (kfence_in_runtime) {
+    /* Leave the sample for the program's next allocation. */
+    if (kfence_countdown <= 0)
+      kfence_countdown = 1;
+    return NULL;
+  }
+  int state = atomic_load_explicit(&kfence_state, memory_order_acquire);
+  if (state == KFENCE_UNINIT && may_init) {
+    kfence_init();
+    state = atomic_load_explicit(&kfence_state, memory_order_acquire);
+  }
+  if (state != KFENCE_READY) {
+    /* Disabled: take the slow path once per 2^31 allocations. Not ready
+     * yet: look again at the next allocation. */
+    kfence_countdown = state == KFENCE_DISABLED ? INT32_MAX : 1;
+    return NULL;
+  }
+  kfence_in_runtime = true;
+  void *addr = NULL;
+  unsigned fired = kfence_sample_slow();
+  if (fired) {
+    if (size == 0 || size > kfence_page_size || align > kfence_page_size) {
+      atomic_fetch_add_explicit(&stat_skipped_incompat, 1, memory_order_relaxed);
+      kfence_sample_pass_on(fired);
+    } else {
+      addr = guarded_alloc(size, align, zero, caller);
+    }
+  }
+  kfence_in_runtime = false;
+  return addr;
+}
+
+static void snapshot(long i, struct kfence_metadata *out) {
+  *out = kfence_metadata[i];
+}
+
+bool kfence_free_guarded(void *ptr, const void *caller) {
+  if (atomic_load_explicit(&kfence_state, memory_order_acquire) != KFENCE_READY ||
+      !is_kfence_address(ptr))
+    return false;
+  bool saved = kfence_in_runtime;
+  kfence_in_runtime = true;
+  struct kfence_track track;
+  kfence_save_stack(&track, (uintptr_t)caller);
+
+  struct kfence_metadata copy;
+  struct kfence_report r = {.addr = (uintptr_t)ptr, .stack = &track};
+  uint8_t bytes[16], expected[16];
+  bool bug = false;
+
+  pthread_mutex_lock(&kfence_pool_lock);
+  long i = kfence_object_index((uintptr_t)ptr);
+  struct kfence_metadata *m = i >= 0 ? &kfence_metadata[i] : NULL;
+  if (!m || m->state != KFENCE_OBJECT_ALLOCATED || m->addr != (uintptr_t)ptr) {
+    r.type = KFENCE_ERROR_INVALID_FREE;
+    if (m && m->state != KFENCE_OBJECT_UNUSED) {
+      snapshot(i, &copy);
+      r.meta = &copy;
+      r.index = i;
+    }
+    bug = true;
+  } else {
+    uintptr_t page = kfence_object_page(i);
+    uintptr_t bad = canary_check(page, m->addr);
+    uintptr_t end = m->addr;
+    if (!bad) {
+      bad = canary_check(m->addr + m->size, page + kfence_page_size);
+      end = page + kfence_page_size;
+    }
+    if (bad) {
+      /* Show up to 16 bytes, not past the end of that redzone. */
+      r.type = KFENCE_ERROR_CORRUPTION;
+      r.addr = bad;
+      r.nr_bytes = (int)(end - bad < 16 ? end - bad : 16);
+      for (int b = 0; b < r.nr_bytes; b++) {
+        bytes[b] = ((uint8_t *)bad)[b];
+        expected[b] = canary(bad + (uintptr_t)b);
+      }
+      r.bytes = bytes;
+      r.expected = expected;
+      /* Reported once: the next owner of the page starts clean. */
+      canary_fill(page, m->addr);
+      canary_fill(m->addr + m->size, page + kfence_page_size);
+      snapshot(i, &copy);
+      r.meta = &copy;
+      r.index = i;
+      bug = true;
+    }
+    m->free_track = track;
+    m->state = KFENCE_OBJECT_FREED;
+    set_protection(page, false);
+    freelist_append((unsigned)i);
+    atomic_fetch_sub_explicit(&stat_allocated, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&stat_frees, 1, memory_order_relaxed);
+  }
+  pthread_mutex_unlock(&kfence_pool_lock);
+
+  if (bug)
+    kfence_report_error(&r);
+  kfence_in_runtime = saved;
+  return true;
+}
+
+/* The live object whose page holds @addr, or -1. Call with the lock held. */
+static long live_object(const void *addr) {
+  if (!is_kfence_address(addr))
+    return -1;
+  long i = kfence_object_index((uintptr_t)addr);
+  if (i < 0 || kfence_metadata[i].state != KFENCE_OBJECT_ALLOCATED)
+    return -1;
+  return i;
+}
+
+size_t kfence_ksize(const void *addr) {
+  if (!is_kfence_address(addr))
+    return 0;
+  pthread_mutex_lock(&kfence_pool_lock);
+  long i = live_object(addr);
+  size_t size = i >= 0 && kfence_metadata[i].addr == (uintptr_t)addr
+                    ? kfence_metadata[i].size
+                    : 0;
+  pthread_mutex_unlock(&kfence_pool_lock);
+  return size;
+}
+
+void *kfence_object_start(const void *addr) {
+  if (!is_kfence_address(addr))
+    return NULL;
+  pthread_mutex_lock(&kfence_pool_lock);
+  long i = live_object(addr);
+  void *start = i >= 0 ? (void *)kfence_metadata[i].addr : NULL;
+  pthread_mutex_unlock(&kfence_pool_lock);
+  return start;
+}
+
+/* Distance from @addr to object @i if it is live, SIZE_MAX otherwise. */
+static size_t oob_distance(long i, uintptr_t addr) {
+  if (i < 0 || (unsigned long)i >= kfence_opts.num_objects ||
+      kfence_metadata[i].state != KFENCE_OBJECT_ALLOCATED)
+    return SIZE_MAX;
+  const struct kfence_metadata *m = &kfence_metadata[i];
+  return addr < m->addr ? m->addr - addr : addr - (m->addr + m->size) + 1;
+}
+
+static uintptr_t fault_pc(const ucontext_t *uc) {
+#if defined(__x86_64__)
+  return (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+#elif defined(__aarch64__)
+  return (uintptr_t)uc->uc_mcontext.pc;
+#else
+  (void)uc;
+  return 0;
+#endif
+}
+
+bool kfence_handle_page_fault(uintptr_t addr, bool is_write,
+                              const ucontext_t *uc) {
+  if (atomic_load_explicit(&kfence_state, memory_order_acquire) != KFENCE_READY ||
+      !is_kfence_address((void *)addr))
+    return false;
+  bool saved = kfence_in_runtime;
+  kfence_in_runtime = true;
+  struct kfence_track track;
+  kfence_save_stack(&track, fault_pc(uc));
+
+  struct kfence_metadata copy;
+  struct kfence_report r = {.addr = addr, .is_write = is_write, .stack = &track};
+  size_t page_nr = (addr - (uintptr_t)__kfence_pool) / kfence_page_size;
+  uintptr_t page = (uintptr_t)__kfence_pool + page_nr * kfence_page_size;
+  bool bug = true;
+
+  pthread_mutex_lock(&kfence_pool_lock);
+  long i = kfence_object_index(addr);
+  if (i < 0) {
+    /* A guard page: blame the closer of the live neighbours. */
+    long left = page_nr >= 2 ? (long)(page_nr - 1) / 2 - 1 : -1;
+    long right = (long)(page_nr + 1) / 2 - 1;
+    size_t dl = oob_distance(left, addr), dr = oob_distance(right, addr);
+    long blamed = dl <= dr ? left : right;
+    r.type = KFENCE_ERROR_INVALID;
+    if ((dl <= dr ? dl : dr) != SIZE_MAX) {
+      r.type = KFENCE_ERROR_OOB;
+      snapshot(blamed, &copy);
+      r.meta = &copy;
+      r.index = blamed;
+    }
+    if (set_protection(page, true))
+      guard_open[page_nr] = 1;
+  } else {
+    struct kfence_metadata *m = &kfence_metadata[i];
+    switch (m->state) {
+    case KFENCE_OBJECT_ALLOCATED:
+      /* Allocated again since the access faulted: retry it. */
+      bug = false;
+      break;
+    case KFENCE_OBJECT_FREED:
+      r.type = KFENCE_ERROR_UAF;
+      snapshot(i, &copy);
+      r.meta = &copy;
+      r.index = i;
+      /* The page stays open so the program can go on; handing it out again
+       * would let the dangling pointer corrupt the next owner unseen. */
+      if (m->on_freelist) {
+        freelist_remove((unsigned)i);
+        atomic_fetch_add_explicit(&stat_zombies, 1, memory_order_relaxed);
+      }
+      set_protection(page, true);
+      break;
+    case KFENCE_OBJECT_UNUSED:
+      r.type = KFENCE_ERROR_INVALID;
+      set_protection(page, true);
+      break;
+    }
+  }
+  pthread_mutex_unlock(&kfence_pool_lock);
+
+  if (bug)
+    kfence_report_error(&r);
+  kfence_in_runtime = saved;
+  return true;
+}
+
+void kfence_get_stats(struct kfence_stats *s) {
+  s->enabled = atomic_load(&kfence_state) == KFENCE_READY;
+  s->allocated = atomic_load_explicit(&stat_allocated, memory_order_relaxed);
+  s->allocs = atomic_load_explicit(&stat_allocs, memory_order_relaxed);
+  s->frees = atomic_load_explicit(&stat_frees, memory_order_relaxed);
+  s->zombies = atomic_load_explicit(&stat_zombies, memory_order_relaxed);
+  s->bugs = atomic_load_explicit(&kfence_stat_bugs, memory_order_relaxed);
+  s->skipped_incompat =
+      atomic_load_explicit(&stat_skipped_incompat, memory_order_relaxed);
+  s->skipped_capacity =
+      atomic_load_explicit(&stat_skipped_capacity, memory_order_relaxed);
+}
+
+bool kfence_snapshot_object(long i, struct kfence_metadata *out) {
+  if (atomic_load_explicit(&kfence_state, memory_order_acquire) != KFENCE_READY ||
+      i < 0 || (unsigned long)i >= kfence_opts.num_objects)
+    return false;
+  pthread_mutex_lock(&kfence_pool_lock);
+  snapshot(i, out);
+  pthread_mutex_unlock(&kfence_pool_lock);
+  return true;
+}
+
+/* fork() must not copy a lock mid-update: hold both across it. */
+static void before_fork(void) {
+  pthread_mutex_lock(&kfence_report_lock);
+  pthread_mutex_lock(&kfence_pool_lock);
+}
+
+static void after_fork_parent(void) {
+  pthread_mutex_unlock(&kfence_pool_lock);
+  pthread_mutex_unlock(&kfence_report_lock);
+}
+
+static void after_fork_child(void) {
+  pthread_mutex_unlock(&kfence_pool_lock);
+  pthread_mutex_unlock(&kfence_report_lock);
+  kfence_sampling_after_fork_child();
+}
+
+static void *map_or_null(size_t size, int prot) {
+  void *p = mmap(NULL, size, prot, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                 -1, 0);
+  return p == MAP_FAILED ? NULL : p;
+}
+
+static bool setup(void) {
+  kfence_parse_options(getenv("KFENCE_OPTIONS"));
+  if (!kfence_opts.sample_interval && !kfence_opts.sample_rate)
+    return false;
+  kfence_page_size = (size_t)sysconf(_SC_PAGESIZE);
+  size_t n = kfence_opts.num_objects;
+  size_t pool_size = (n + 1) * 2 * kfence_page_size;
+  char *pool = map_or_null(pool_size, PROT_NONE);
+  size_t meta_size = n * sizeof(struct kfence_metadata) + pool_size / kfence_page_size;
+  char *meta = map_or_null(meta_size, PROT_READ | PROT_WRITE);
+  if (!pool || !meta) {
+    fprintf(stderr, "kfence: cannot map the pool (%zu bytes): %s; disabled\n",
+            pool_size + meta_size, strerror(errno));
+    if (pool)
+      munmap(pool, pool_size);
+    if (meta)
+      munmap(meta, meta_size);
+    return false;
+  }
+  /* Object pages must stay page-sized: no transparent huge pages here. */
+  madvise(pool, pool_size, MADV_NOHUGEPAGE);
+  /*
+   * Give guard pages other VMA flags than object pages (they are useless in
+   * a core dump anyway). Then no two neighbouring pages can share a VMA and
+   * mprotect() of an object page changes its own VMA in place, instead of
+   * splitting a VMA at every allocation and merging it back at every free:
+   * that halves the cost of a guarded allocation + free. The price is a
+   * fixed (num_objects + 1) * 2 - 1 mappings.
+   */
+  madvise(pool, 2 * kfence_page_size, MADV_DONTDUMP);
+  for (size_t i = 0; i < n; i++)
+    madvise(pool + (2 * i + 3) * kfence_page_size, kfence_page_size, MADV_DONTDUMP);
+  kfence_metadata = (struct kfence_metadata *)meta;
+  guard_open = (uint8_t *)(meta + n * sizeof(struct kfence_metadata));
+  for (unsigned i = 0; i < n; i++)
+    freelist_append(i);
+
+  kfence_report_init();
+  kfence_sampling_init();
+  pthread_atfork(before_fork, after_fork_parent, after_fork_child);
+  __kfence_pool = pool;
+  __kfence_pool_size = pool_size;
+  kfence_fault_install();
+  return true;
+}
+
+bool kfence_init(void) {
+  int expected = KFENCE_UNINIT;
+  if (atomic_compare_exchange_strong(&kfence_state, &expected,
+                                     KFENCE_INITIALISING)) {
+    bool saved = kfence_in_runtime;
+    kfence_in_runtime = true;
+    bool ok = setup();
+    atomic_store_explicit(&kfence_state, ok ? KFENCE_READY : KFENCE_DISABLED,
+                          memory_order_release);
+    kfence_in_runtime = saved;
+  }
+  int state;
+  while ((state = atomic_load_explicit(&kfence_state, memory_order_acquire)) ==
+         KFENCE_INITIALISING)
+    sched_yield();
+  return state == KFENCE_READY;
+}
+
+/* Program start is the one moment when initialising is known to be safe
+ * in the LD_PRELOAD build, where malloc() may be called by the loader. */
+__attribute__((constructor)) static void kfence_ctor(void) { kfence_init(); }
+
+__attribute__((destructor)) static void kfence_dtor(void) {
+  if (atomic_load(&kfence_state) != KFENCE_READY)
+    return;
+  if (kfence_opts.print_stats_at_exit)
+    kfence_print_stats(stderr);
+  if (kfence_opts.print_objects_at_exit)
+    kfence_print_objects(stderr);
+}

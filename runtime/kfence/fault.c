@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+/*
+ * The SIGSEGV handler. Faults in the pool are KFENCE's; every other SIGSEGV
+ * belongs to the program and goes to the action it installed, whether it did
+ * so before KFENCE started (we saved it) or after:
+ *  - LD_PRELOAD build: sigaction() and signal() are interposed, SIGSEGV
+ *    actions are recorded as the one to chain to instead of replacing ours;
+ *  - hooks-only build: the runtime looks at the installed action whenever it
+ *    allocates or frees a guarded object and takes SIGSEGV back, saving the
+ *    program's action, if it was replaced.
+ */
+#define _GNU_SOURCE
+#include "kfence_internal.h"
+
+#include <errno.h>
+#include <string.h>
+#if defined(__aarch64__)
+#include <asm/sigcontext.h>
+#endif
+
+/*
+ * Protects prev_action against concurrent updates (sigaction() calls, the
+ * re-check). The handler uses it without the lock: it cannot wait for a
+ * lock that the thread it interrupted may hold.
+ */
+static pthread_mutex_t kfence_sigaction_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct sigaction prev_action;
+static atomic_bool installed;
+
+static bool fault_is_write(const ucontext_t *uc) {
+#if defined(__x86_64__)
+  /* Page-fault error code: bit 1 is set for writes. */
+  return uc->uc_mcontext.gregs[REG_ERR] & 2;
+#elif defined(__aarch64__)
+  /* ESR_EL1 is in a record of the __reserved area; WnR is ISS bit 6. */
+  const struct _aarch64_ctx *head =
+      (const struct _aarch64_ctx *)uc->uc_mcontext.__reserved;
+  const char *end = (const char *)uc->uc_mcontext.__reserved +
+                    sizeof(uc->uc_mcontext.__reserved);
+  while ((const char *)head + sizeof(*head) <= end && head->magic && head->size) {
+    if (head->magic == ESR_MAGIC)
+      return ((const struct esr_context *)head)->esr & (1u << 6);
+    head = (const struct _aarch64_ctx *)((const char *)head + head->size);
+  }
+  return false;
+#else
+  (void)uc;
+  return false;
+#endif
+}
+
+/* Hand a signal that is not KFENCE's to the program's action. */
+static void chain(int sig, siginfo_t *info, void *ctx) {
+  struct sigaction prev = prev_action;
+  if (prev.sa_flags & SA_RESETHAND) {
+    /* Unlocked: see kfence_sigaction_lock. A sigaction() racing with the
+     * fault is ordered arbitrarily, as the kernel would do. */
+    prev_action.sa_handler = SIG_DFL;
+    prev_action.sa_flags &= ~SA_SIGINFO;
+  }
+  if (!(prev.sa_flags & SA_SIGINFO) &&
+      (prev.sa_handler == SIG_DFL || prev.sa_handler == SIG_IGN)) {
+    /* A kernel-made fault cannot be ignored either: die of it as if we
+     * had never been there. Returning re-executes the faulting access,
+     * so the core dump shows the original fault. */
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof(dfl));
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    kfence_libc_sigaction(sig, &dfl, NULL);
+    atomic_store(&installed, false);
+    if (info->si_code <= 0)
+      raise(sig);
+    return;
+  }
+  /* Run it under the mask its own sigaction() asked for. */
+  sigset_t mask, old;
+  pthread_sigmask(SIG_BLOCK, &prev.sa_mask, &old);
+  pthread_sigmask(SIG_BLOCK, NULL, &mask);
+  if (prev.sa_flags & SA_NODEFER)
+    sigdelset(&mask, sig);
+  pthread_sigmask(SIG_SETMASK, &mask, NULL);
+  if (prev.sa_flags & SA_SIGINFO)
+    prev.sa_sigaction(sig, info, ctx);
+  else
+    prev.sa_handler(sig);
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+static void handle_sigsegv(int sig, siginfo_t *info, void *ctx) {
+  int saved_errno = errno;
+  /* si_code > 0: a fault the kernel raised, not a kill() or raise(). */
+  if (info->si_code > 0 &&
+      kfence_handle_page_fault((uintptr_t)info->si_addr, fault_is_write(ctx), ctx)) {
+    errno = saved_errno;
+    return;
+  }
+  errno = saved_errno;
+  chain(sig, info, ctx);
+}
+
+static bool is_ours(const struct sigaction *sa) {
+  return (sa->sa_flags & SA_SIGINFO) && sa->sa_sigaction == handle_sigsegv;
+}
+
+/* SA_ONSTACK: a program that catches stack overflows on an alternate stack
+ * still gets them there. */
+static void take_sigsegv(void) {
+  struct sigaction ours, old;
+  memset(&ours, 0, sizeof(ours));
+  ours.sa_sigaction = handle_sigsegv;
+  ours.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
+  sigemptyset(&ours.sa_mask);
+  if (kfence_libc_sigaction(SIGSEGV, &ours, &old) == 0) {
+    if (!is_ours(&old))
+      prev_action = old;
+    atomic_store(&installed, true);
+  }
+}
+
+void kfence_fault_install(void) {
+  pthread_mutex_lock(&kfence_sigaction_lock);
+  take_sigsegv();
+  pthread_mutex_unlock(&kfence_sigaction_lock);
+}
+
+void kfence_fault_recheck(void) {
+  struct sigaction cur;
+  if (kfence_libc_sigaction(SIGSEGV, NULL, &cur) != 0 || is_ours(&cur))
+    return;
+  pthread_mutex_lock(&kfence_sigaction_lock);
+  take_sigsegv();
+  pthread_mutex_unlock(&kfence_sigaction_lock);
+}
+
+int kfence_fault_virtual_sigaction(int signum, const struct sigaction *act,
+                                   struct sigaction *oldact) {
+  if (signum != SIGSEGV || !atomic_load(&installed))
+    return -1;
+  pthread_mutex_lock(&kfence_sigaction_lock);
+  if (oldact)
+    *oldact = prev_action;
+  if (act)
+    prev_action = *act;
+  pthread_mutex_unlock(&kfence_sigaction_lock);
+  return 0;
+}

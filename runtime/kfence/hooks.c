@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+/*
+ * The allocation entry points. Built twice: into libkfence.a, where only the
+ * __kfence_* hooks exist and the C library's functions are called directly,
+ * and with KFENCE_PRELOAD into libkfence.so, which also defines malloc & co
+ * so that LD_PRELOAD covers unmodified programs.
+ *
+ * Fast path of an allocation: kfence_sample_hit() then the C library's
+ * function. Fast path of a free: is_kfence_address() then the C library's.
+ * Each hook passes its return address down so that stacks start in the
+ * program, not in the runtime.
+ */
+#define _GNU_SOURCE
+#include "kfence_internal.h"
+
+#include <errno.h>
+#include <malloc.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef KFENCE_PRELOAD
+#define LIBC(fn) atomic_load_explicit(&kfence_libc.fn, memory_order_relaxed)
+#define BOOTSTRAP_SIZE(ptr) kfence_bootstrap_size(ptr)
+#else
+#define LIBC(fn) fn
+#define BOOTSTRAP_SIZE(ptr) ((void)(ptr), (size_t)0)
+#endif
+
+#define CALLER __builtin_return_address(0)
+
+int kfence_libc_sigaction(int signum, const struct sigaction *act,
+                          struct sigaction *oldact) {
+  return LIBC(sigaction)(signum, act, oldact);
+}
+
+static bool is_power_of_2(size_t x) { return x && !(x & (x - 1)); }
+
+static inline void *do_malloc(size_t size, const void *caller, bool may_init) {
+  if (kfence_sample_hit()) {
+    void *p = kfence_alloc_sampled(size, 0, false, caller, may_init);
+    if (p)
+      return p;
+  }
+  return LIBC(malloc)(size);
+}
+
+static inline void do_free(void *ptr, const void *caller) {
+  if (__builtin_expect(is_kfence_address(ptr), 0) &&
+      kfence_free_guarded(ptr, caller))
+    return;
+  if (BOOTSTRAP_SIZE(ptr))
+    return;
+  LIBC(free)(ptr);
+}
+
+static inline void *do_calloc(size_t nmemb, size_t size, const void *caller,
+                              bool may_init) {
+  size_t total;
+  if (__builtin_mul_overflow(nmemb, size, &total)) {
+    errno = ENOMEM;
+    return NULL;
+  }
+  if (kfence_sample_hit()) {
+    void *p = kfence_alloc_sampled(total, 0, true, caller, may_init);
+    if (p)
+      return p;
+  }
+  return LIBC(calloc)(nmemb, size);
+}
+
+/* Usable size of a block that is not KFENCE's. */
+static size_t libc_usable_size(void *ptr) {
+  size_t boot = BOOTSTRAP_SIZE(ptr);
+  return boot ? boot : LIBC(malloc_usable_size)(ptr);
+}
+
+/*
+ * Moving between guarded and C library memory is malloc + copy + free: the
+ * C library cannot resize a block it does not own, nor KFENCE one that
+ * needs a new page.
+ */
+static void *do_realloc(void *ptr, size_t size, const void *caller,
+                        bool may_init) {
+  if (!ptr)
+    return do_malloc(size, caller, may_init);
+  /* Blocks that no LIBC(realloc) may see: KFENCE's and the arena's. */
+  bool guarded = is_kfence_address(ptr) || BOOTSTRAP_SIZE(ptr);
+  bool sampled = kfence_sample_hit();
+  if (!guarded && !sampled)
+    return LIBC(realloc)(ptr, size);
+  if (size == 0) {
+    /* glibc's realloc(p, 0) frees and returns NULL. */
+    do_free(ptr, caller);
+    return NULL;
+  }
+  size_t old_size =
+      is_kfence_address(ptr) ? kfence_ksize(ptr) : libc_usable_size(ptr);
+  if (is_kfence_address(ptr) && !old_size) {
+    /* Not a live object: free() reports it as an invalid free. */
+    do_free(ptr, caller);
+    errno = EINVAL;
+    return NULL;
+  }
+  void *p = sampled ? kfence_alloc_sampled(size, 0, false, caller, may_init) : NULL;
+  if (!p) {
+    if (!guarded)
+      return LIBC(realloc)(ptr, size);
+    p = LIBC(malloc)(size);
+    if (!p)
+      return NULL;
+  }
+  memcpy(p, ptr, old_size < size ? old_size : size);
+  do_free(ptr, caller);
+  return p;
+}
+
+static inline void *do_reallocarray(void *ptr, size_t nmemb, size_t size,
+                                    const void *caller, bool may_init) {
+  size_t total;
+  if (__builtin_mul_overflow(nmemb, size, &total)) {
+    errno = ENOMEM;
+    return NULL;
+  }
+  return do_realloc(ptr, total, caller, may_init);
+}
+
+/* Guarded only for power-of-2 alignments: the C library decides the rest. */
+static inline void *do_memalign(size_t align, size_t size, const void *caller,
+                                bool may_init) {
+  if (is_power_of_2(align) && kfence_sample_hit()) {
+    void *p = kfence_alloc_sampled(size, align, false, caller, may_init);
+    if (p)
+      return p;
+  }
+  return LIBC(memalign)(align, size);
+}
+
+static inline void *do_aligned_alloc(size_t align, size_t size,
+                                     const void *caller, bool may_init) {
+  if (is_power_of_2(align) && kfence_sample_hit()) {
+    void *p = kfence_alloc_sampled(size, align, false, caller, may_init);
+    if (p)
+      return p;
+  }
+  return LIBC(aligned_alloc)(align, size);
+}
+
+static inline int do_posix_memalign(void **memptr, size_t align, size_t size,
+                                    const void *caller, bool may_init) {
+  if (!is_power_of_2(align) || align % sizeof(void *))
+    return EINVAL;
+  if (kfence_sample_hit()) {
+    void *p = kfence_alloc_sampled(size, align, false, caller, may_init);
+    if (p) {
+      *memptr = p;
+      return 0;
+    }
+  }
+  return LIBC(posix_memalign)(memptr, align, size);
+}
+
+static inline void *do_valloc(size_t size, const void *caller, bool may_init) {
+  if (kfence_sample_hit()) {
+    void *p = kfence_alloc_sampled(size, kfence_page_size, false, caller, may_init);
+    if (p)
+      return p;
+  }
+  return LIBC(valloc)(size);
+}
+
+/* pvalloc rounds the size up to whole pages, 0 to one page. */
+static inline void *do_pvalloc(size_t size, const void *caller, bool may_init) {
+  if (kfence_sample_hit() && kfence_page_size && size <= kfence_page_size) {
+    void *p = kfence_alloc_sampled(kfence_page_size, kfence_page_size, false,
+                                   caller, may_init);
+    if (p)
+      return p;
+  }
+  return LIBC(pvalloc)(size);
+}
+
+static inline size_t do_usable_size(void *ptr) {
+  if (is_kfence_address(ptr))
+    return kfence_ksize(ptr);
+  return ptr ? libc_usable_size(ptr) : 0;
+}
+
+/* The hooks run in program code only: they may initialise KFENCE. */
+void *__kfence_malloc(size_t size) { return do_malloc(size, CALLER, true); }
+void *__kfence_calloc(size_t nmemb, size_t size) {
+  return do_calloc(nmemb, size, CALLER, true);
+}
+void *__kfence_realloc(void *ptr, size_t size) {
+  return do_realloc(ptr, size, CALLER, true);
+}
+void *__kfence_reallocarray(void *ptr, size_t nmemb, size_t size) {
+  return do_reallocarray(ptr, nmemb, size, CALLER, true);
+}
+void __kfence_free(void *ptr) { do_free(ptr, CALLER); }
+void *__kfence_aligned_alloc(size_t alignment, size_t size) {
+  return do_aligned_alloc(alignment, size, CALLER, true);
+}
+int __kfence_posix_memalign(void **memptr, size_t alignment, size_t size) {
+  return do_posix_memalign(memptr, alignment, size, CALLER, true);
+}
+void *__kfence_memalign(size_t alignment, size_t size) {
+  return do_memalign(alignment, size, CALLER, true);
+}
+void *__kfence_valloc(size_t size) { return do_valloc(size, CALLER, true); }
+void *__kfence_pvalloc(size_t size) { return do_pvalloc(size, CALLER, true); }
+size_t __kfence_malloc_usable_size(void *ptr) { return do_usable_size(ptr); }
+
+#ifdef KFENCE_PRELOAD
+/*
+ * The C library's entry points, for LD_PRELOAD. The dynamic loader and the
+ * C library call these too, before KFENCE's constructor has run: they never
+ * initialise it themselves.
+ */
+void *malloc(size_t size) { return do_malloc(size, CALLER, false); }
+void *calloc(size_t nmemb, size_t size) {
+  return do_calloc(nmemb, size, CALLER, false);
+}
+void *realloc(void *ptr, size_t size) {
+  return do_realloc(ptr, size, CALLER, false);
+}
+void *reallocarray(void *ptr, size_t nmemb, size_t size) {
+  return do_reallocarray(ptr, nmemb, size, CALLER, false);
+}
+void free(void *ptr) { do_free(ptr, CALLER); }
+void *aligned_alloc(size_t alignment, size_t size) {
+  return do_aligned_alloc(alignment, size, CALLER, false);
+}
+int posix_memalign(void **memptr, size_t alignment, size_t size) {
+  return do_posix_memalign(memptr, alignment, size, CALLER, false);
+}
+void *memalign(size_t alignment, size_t size) {
+  return do_memalign(alignment, size, CALLER, false);
+}
+void *valloc(size_t size) { return do_valloc(size, CALLER, false); }
+void *pvalloc(size_t size) { return do_pvalloc(size, CALLER, false); }
+size_t malloc_usable_size(void *ptr) { return do_usable_size(ptr); }
+#endif

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+/*
+ * klto KFENCE: a sampling heap-error detector for user space.
+ *
+ * A small fraction of heap allocations is placed on its own page of a
+ * dedicated pool, flush against a protected guard page; out-of-bounds
+ * accesses, use-after-free and invalid frees of those objects are reported in
+ * the Linux KFENCE format. Everything else goes to the C library's allocator.
+ * See docs/kfence.md.
+ */
+#ifndef KFENCE_H
+#define KFENCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * The pool, published once by initialisation and never moved. The size is 0
+ * until then (and stays 0 when KFENCE is disabled), so is_kfence_address()
+ * needs no "initialised?" test of its own.
+ */
+extern char *__kfence_pool;
+extern size_t __kfence_pool_size;
+
+/*
+ * Is @addr inside the KFENCE pool (object, guard page or metadata-free page)?
+ * Cost: two loads from one cache line, a subtraction and a compare; this is
+ * what free() pays for every pointer that KFENCE did not allocate.
+ */
+static inline bool is_kfence_address(const void *addr) {
+  return (uintptr_t)addr - (uintptr_t)__kfence_pool < __kfence_pool_size;
+}
+
+/*
+ * Initialise from KFENCE_OPTIONS if that has not happened yet (it happens
+ * on its own at program start and on the first hooked allocation). Safe to
+ * call from racing threads; returns whether KFENCE is enabled.
+ */
+bool kfence_init(void);
+
+/* The requested size of the live KFENCE object at @addr, 0 if there is none. */
+size_t kfence_ksize(const void *addr);
+
+/*
+ * The start of the live KFENCE object whose page contains @addr, NULL if
+ * @addr is not on the page of a live object.
+ */
+void *kfence_object_start(const void *addr);
+
+/* Counters, the twin of the kernel's debugfs "stats" file. */
+struct kfence_stats {
+  bool enabled;
+  unsigned long allocated;          /* objects live right now */
+  unsigned long allocs;             /* guarded allocations since start */
+  unsigned long frees;              /* guarded frees since start */
+  unsigned long zombies;            /* objects retired after use-after-free */
+  unsigned long bugs;               /* reports printed */
+  unsigned long skipped_incompat;   /* sampled but too big or too aligned */
+  unsigned long skipped_capacity;   /* sampled but the pool was full */
+};
+void kfence_get_stats(struct kfence_stats *stats);
+void kfence_print_stats(FILE *out);
+
+/*
+ * Every object of the pool with its allocation and free stacks, the twin of
+ * the kernel's debugfs "objects" file.
+ */
+void kfence_print_objects(FILE *out);
+
+/*
+ * The hooks that the klto compiler plugin redirects allocation calls to.
+ * Same contracts as the C library functions of the same name without the
+ * __kfence_ prefix.
+ */
+void *__kfence_malloc(size_t size);
+void *__kfence_calloc(size_t nmemb, size_t size);
+void *__kfence_realloc(void *ptr, size_t size);
+void *__kfence_reallocarray(void *ptr, size_t nmemb, size_t size);
+void __kfence_free(void *ptr);
+void *__kfence_aligned_alloc(size_t alignment, size_t size);
+int __kfence_posix_memalign(void **memptr, size_t alignment, size_t size);
+void *__kfence_memalign(size_t alignment, size_t size);
+void *__kfence_valloc(size_t size);
+void *__kfence_pvalloc(size_t size);
+size_t __kfence_malloc_usable_size(void *ptr);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KFENCE_H */

@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+/*
+ * Internal interfaces of the KFENCE runtime, shared by its files:
+ *   core.c     pool, metadata, guarded allocation and free, stats, fork
+ *   sampling.c which allocations are guarded (countdown, clock, PRNG)
+ *   fault.c    the SIGSEGV handler and its chaining to the program's
+ *   report.c   stacks, symbols and the KFENCE-format reports
+ *   options.c  KFENCE_OPTIONS
+ *   hooks.c    __kfence_* (and malloc & co in the LD_PRELOAD build)
+ *   preload.c  the real allocator behind the LD_PRELOAD build
+ */
+#ifndef KFENCE_INTERNAL_H
+#define KFENCE_INTERNAL_H
+
+#include "kfence.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <sys/types.h>
+#include <ucontext.h>
+
+#define KFENCE_HIDDEN __attribute__((visibility("hidden")))
+
+/* The kernel keeps 64 frames per stack; so do we (2 stacks per object). */
+#define KFENCE_STACK_DEPTH 64
+
+enum kfence_side { KFENCE_SIDE_RANDOM, KFENCE_SIDE_LEFT, KFENCE_SIDE_RIGHT };
+
+struct kfence_options {
+  unsigned long sample_interval; /* ms between clock-driven samples, 0 = off */
+  unsigned long sample_rate;     /* 1 in N allocations on average, 0 = off */
+  unsigned long num_objects;
+  enum kfence_side side;
+  bool panic_on_warn;
+  bool debug;
+  bool print_stats_at_exit;
+  bool print_objects_at_exit;
+};
+extern struct kfence_options kfence_opts KFENCE_HIDDEN;
+void kfence_parse_options(const char *text) KFENCE_HIDDEN;
+
+enum kfence_object_state {
+  KFENCE_OBJECT_UNUSED,
+  KFENCE_OBJECT_ALLOCATED,
+  KFENCE_OBJECT_FREED,
+};
+
+struct kfence_track {
+  pid_t tid;
+  int nr_frames;
+  uintptr_t frames[KFENCE_STACK_DEPTH];
+};
+
+struct kfence_metadata {
+  enum kfence_object_state state;
+  /* FREED and off the freelist: retired ("zombie") after a use-after-free
+   * left its page open. */
+  bool on_freelist;
+  unsigned prev, next; /* freelist links, indices into kfence_metadata */
+  uintptr_t addr;      /* object start; meaningful once allocated */
+  size_t size;
+  struct kfence_track alloc_track;
+  struct kfence_track free_track;
+};
+
+extern struct kfence_metadata *kfence_metadata KFENCE_HIDDEN;
+extern size_t kfence_page_size KFENCE_HIDDEN;
+
+/* Object index of the object page holding @addr, -1 for guard pages. */
+static inline long kfence_object_index(uintptr_t addr) {
+  size_t page = (addr - (uintptr_t)__kfence_pool) / kfence_page_size;
+  /* Pages 0 and 1 are guards, then object i on page 2i+2, guard 2i+3. */
+  if (page < 2 || (page & 1))
+    return -1;
+  return (long)(page / 2 - 1);
+}
+
+static inline uintptr_t kfence_object_page(long index) {
+  return (uintptr_t)__kfence_pool + (size_t)(2 * index + 2) * kfence_page_size;
+}
+
+/* ---- sampling ---------------------------------------------------------- */
+
+/*
+ * Allocations left until this thread leaves the fast path, to draw the next
+ * sample point or look at the clock (sampling.c). It starts at 0, so every
+ * thread's first allocation takes the slow path. initial-exec: no
+ * __tls_get_addr call (which could allocate) on the fast path, also in the
+ * shared library.
+ */
+extern __thread int32_t kfence_countdown
+    __attribute__((tls_model("initial-exec"))) KFENCE_HIDDEN;
+
+/*
+ * Should this allocation leave the fast path? Cost: one thread-local
+ * decrement and one branch that is almost never taken; no call, lock,
+ * syscall or clock read (measured in docs/kfence.md).
+ */
+static inline bool kfence_sample_hit(void) {
+  return __builtin_expect(--kfence_countdown <= 0, 0);
+}
+
+/*
+ * The slow half of the sampling decision: advance the rate's countdown, look
+ * at the clock if it is time, refill. Returns which triggers fired (0: do
+ * not guard).
+ */
+#define KFENCE_SAMPLE_RATE 1u
+#define KFENCE_SAMPLE_INTERVAL 2u
+unsigned kfence_sample_slow(void) KFENCE_HIDDEN;
+/* A fired sample could not be used (size, alignment): give it to the next
+ * allocation, so that sampling counts guardable allocations only. */
+void kfence_sample_pass_on(unsigned fired) KFENCE_HIDDEN;
+void kfence_sampling_init(void) KFENCE_HIDDEN;
+void kfence_sampling_after_fork_child(void) KFENCE_HIDDEN;
+uint64_t kfence_random(void) KFENCE_HIDDEN;
+
+/* ---- core ------------------------------------------------------------- */
+
+enum kfence_state { KFENCE_UNINIT, KFENCE_INITIALISING, KFENCE_READY, KFENCE_DISABLED };
+extern _Atomic int kfence_state KFENCE_HIDDEN;
+
+/*
+ * Guard an allocation when the sampler asks for it. Returns NULL when the
+ * allocation is not guarded (not sampled, too big, pool full, KFENCE off);
+ * the caller then uses the C library. @caller is the hook's return address:
+ * stacks start at that frame. @may_init: the caller is program code, not the
+ * dynamic loader, so lazy initialisation is safe.
+ */
+void *kfence_alloc_sampled(size_t size, size_t align, bool zero,
+                           const void *caller, bool may_init) KFENCE_HIDDEN;
+/*
+ * Free @addr, which is_kfence_address(); reports invalid frees. Returns
+ * false if @addr is not KFENCE's after all (the pool was being published).
+ */
+bool kfence_free_guarded(void *addr, const void *caller) KFENCE_HIDDEN;
+/* Copy of object @i's metadata under the pool lock; false if out of range. */
+bool kfence_snapshot_object(long i, struct kfence_metadata *out) KFENCE_HIDDEN;
+/* Runs in the SIGSEGV handler; false means "not KFENCE's fault". */
+bool kfence_handle_page_fault(uintptr_t addr, bool is_write,
+                              const ucontext_t *uc) KFENCE_HIDDEN;
+
+/* gettid() without a syscall per stack; fork() resets it. */
+pid_t kfence_gettid(void) KFENCE_HIDDEN;
+
+/* Thread-local recursion guard: the runtime's own allocations go to libc. */
+extern __thread bool kfence_in_runtime
+    __attribute__((tls_model("initial-exec"))) KFENCE_HIDDEN;
+
+/* ---- fault handling ------------------------------------------------------ */
+
+void kfence_fault_install(void) KFENCE_HIDDEN;
+/*
+ * Re-take SIGSEGV if the program replaced our handler since the last look.
+ * Called for each guarded allocation (one syscall): a handler installed
+ * later is chained from the next guarded allocation on.
+ */
+void kfence_fault_recheck(void) KFENCE_HIDDEN;
+/*
+ * sigaction() as the program sees it in the LD_PRELOAD build: SIGSEGV
+ * actions are recorded as the one to chain to, not installed over ours.
+ * Returns -1 if @signum is not virtualised (the caller does the real call).
+ */
+int kfence_fault_virtual_sigaction(int signum, const struct sigaction *act,
+                                   struct sigaction *oldact) KFENCE_HIDDEN;
+
+/* sigaction() of the C library, past the LD_PRELOAD build's interposer. */
+int kfence_libc_sigaction(int signum, const struct sigaction *act,
+                          struct sigaction *oldact) KFENCE_HIDDEN;
+
+/* ---- the allocator behind the LD_PRELOAD build ---------------------------- */
+
+#ifdef KFENCE_PRELOAD
+/*
+ * The next definitions of the allocation functions (the C library's),
+ * found with dlsym(RTLD_NEXT). Each starts out pointing at a stub that
+ * resolves them all; atomic because threads may race on that.
+ */
+struct kfence_libc {
+  _Atomic(void *(*)(size_t)) malloc;
+  _Atomic(void *(*)(size_t, size_t)) calloc;
+  _Atomic(void *(*)(void *, size_t)) realloc;
+  _Atomic(void (*)(void *)) free;
+  _Atomic(void *(*)(size_t, size_t)) aligned_alloc;
+  _Atomic(int (*)(void **, size_t, size_t)) posix_memalign;
+  _Atomic(void *(*)(size_t, size_t)) memalign;
+  _Atomic(void *(*)(size_t)) valloc;
+  _Atomic(void *(*)(size_t)) pvalloc;
+  _Atomic(size_t (*)(void *)) malloc_usable_size;
+  _Atomic(int (*)(int, const struct sigaction *, struct sigaction *)) sigaction;
+};
+extern struct kfence_libc kfence_libc KFENCE_HIDDEN;
+/*
+ * dlsym() itself may allocate (calloc for its error state): while resolving,
+ * those requests are served from a static arena, which free() must skip.
+ * Returns the size of the arena block at @ptr, 0 if @ptr is not one.
+ */
+size_t kfence_bootstrap_size(const void *ptr) KFENCE_HIDDEN;
+#endif
+
+/* ---- reports ------------------------------------------------------------- */
+
+enum kfence_error_type {
+  KFENCE_ERROR_OOB,
+  KFENCE_ERROR_UAF,
+  KFENCE_ERROR_CORRUPTION,
+  KFENCE_ERROR_INVALID,
+  KFENCE_ERROR_INVALID_FREE,
+};
+
+struct kfence_report {
+  enum kfence_error_type type;
+  bool is_write;
+  uintptr_t addr;
+  /* Snapshot of the object, NULL when no object is involved. */
+  const struct kfence_metadata *meta;
+  long index; /* kfence-#index */
+  /* Where it happened: the faulting code, or the caller of free(). */
+  const struct kfence_track *stack;
+  /* KFENCE_ERROR_CORRUPTION: the bytes shown after the address. */
+  const uint8_t *bytes;
+  const uint8_t *expected;
+  int nr_bytes;
+};
+
+/* Prints the report; aborts if panic_on_warn. */
+void kfence_report_error(const struct kfence_report *r) KFENCE_HIDDEN;
+/*
+ * Fills @track with the current stack, starting at the frame whose address
+ * is @first (the runtime's own frames are dropped).
+ */
+void kfence_save_stack(struct kfence_track *track, uintptr_t first) KFENCE_HIDDEN;
+/* backtrace() loads libgcc_s on first use; do it where allocating is safe. */
+void kfence_report_init(void) KFENCE_HIDDEN;
+extern pthread_mutex_t kfence_report_lock KFENCE_HIDDEN;
+extern atomic_ulong kfence_stat_bugs KFENCE_HIDDEN;
+
+#endif /* KFENCE_INTERNAL_H */

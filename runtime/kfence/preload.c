@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+/*
+ * LD_PRELOAD build only: the C library's allocator behind our malloc & co,
+ * and the sigaction()/signal() interposers that keep SIGSEGV ours.
+ */
+#define _GNU_SOURCE
+#include "kfence_internal.h"
+
+#include <dlfcn.h>
+#include <malloc.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The arena only has to outlive dlsym()'s few small requests. */
+#define ARENA_SIZE (64 * 1024)
+#define ARENA_HEADER 16
+static _Alignas(16) char arena[ARENA_SIZE];
+static atomic_size_t arena_used;
+/* Set while this thread is inside dlsym(). */
+static __thread bool resolving __attribute__((tls_model("initial-exec")));
+
+static void *arena_alloc(size_t size) {
+  size_t need = ARENA_HEADER + ((size + 15) & ~(size_t)15);
+  size_t at = atomic_fetch_add(&arena_used, need);
+  if (size > ARENA_SIZE || at + need > ARENA_SIZE) {
+    static const char msg[] = "kfence: bootstrap arena exhausted\n";
+    write(STDERR_FILENO, msg, sizeof(msg) - 1);
+    abort();
+  }
+  /* Static storage is zeroed and never reused: calloc is free. */
+  memcpy(arena + at, &size, sizeof(size));
+  return arena + at + ARENA_HEADER;
+}
+
+size_t kfence_bootstrap_size(const void *ptr) {
+  uintptr_t off = (uintptr_t)ptr - (uintptr_t)arena;
+  if (off >= ARENA_SIZE)
+    return 0;
+  size_t size;
+  memcpy(&size, arena + off - ARENA_HEADER, sizeof(size));
+  return size ? size : 1;
+}
+
+static void *next(const char *name) {
+  void *fn = dlsym(RTLD_NEXT, name);
+  if (!fn) {
+    static const char msg[] = "kfence: the C library does not define ";
+    write(STDERR_FILENO, msg, sizeof(msg) - 1);
+    write(STDERR_FILENO, name, strlen(name));
+    write(STDERR_FILENO, "\n", 1);
+    abort();
+  }
+  return fn;
+}
+
+#define RESOLVE(fn) atomic_store(&kfence_libc.fn, (__typeof__(fn) *)next(#fn))
+
+/* Threads racing here resolve the same addresses; no lock needed. */
+static void resolve(void) {
+  resolving = true;
+  RESOLVE(malloc_usable_size);
+  RESOLVE(calloc);
+  RESOLVE(realloc);
+  RESOLVE(free);
+  RESOLVE(aligned_alloc);
+  RESOLVE(posix_memalign);
+  RESOLVE(memalign);
+  RESOLVE(valloc);
+  RESOLVE(pvalloc);
+  RESOLVE(sigaction);
+  RESOLVE(malloc);
+  resolving = false;
+}
+
+/* The stubs the table starts with: resolve, then forward. */
+static void *boot_malloc(size_t size) {
+  if (resolving)
+    return arena_alloc(size);
+  resolve();
+  return kfence_libc.malloc(size);
+}
+static void *boot_calloc(size_t nmemb, size_t size) {
+  if (resolving)
+    return arena_alloc(nmemb * size);
+  resolve();
+  return kfence_libc.calloc(nmemb, size);
+}
+static void *boot_realloc(void *ptr, size_t size) {
+  resolve();
+  return kfence_libc.realloc(ptr, size);
+}
+static void boot_free(void *ptr) {
+  resolve();
+  kfence_libc.free(ptr);
+}
+static void *boot_aligned_alloc(size_t align, size_t size) {
+  resolve();
+  return kfence_libc.aligned_alloc(align, size);
+}
+static int boot_posix_memalign(void **memptr, size_t align, size_t size) {
+  resolve();
+  return kfence_libc.posix_memalign(memptr, align, size);
+}
+static void *boot_memalign(size_t align, size_t size) {
+  resolve();
+  return kfence_libc.memalign(align, size);
+}
+static void *boot_valloc(size_t size) {
+  resolve();
+  return kfence_libc.valloc(size);
+}
+static void *boot_pvalloc(size_t size) {
+  resolve();
+  return kfence_libc.pvalloc(size);
+}
+static size_t boot_malloc_usable_size(void *ptr) {
+  resolve();
+  return kfence_libc.malloc_usable_size(ptr);
+}
+static int boot_sigaction(int signum, const struct sigaction *act,
+                          struct sigaction *oldact) {
+  resolve();
+  return kfence_libc.sigaction(signum, act, oldact);
+}
+
+struct kfence_libc kfence_libc = {
+    .malloc = boot_malloc,
+    .calloc = boot_calloc,
+    .realloc = boot_realloc,
+    .free = boot_free,
+    .aligned_alloc = boot_aligned_alloc,
+    .posix_memalign = boot_posix_memalign,
+    .memalign = boot_memalign,
+    .valloc = boot_valloc,
+    .pvalloc = boot_pvalloc,
+    .malloc_usable_size = boot_malloc_usable_size,
+    .sigaction = boot_sigaction,
+};
+
+int sigaction(int signum, const struct sigaction *act, struct sigaction *oldact) {
+  int done = kfence_fault_virtual_sigaction(signum, act, oldact);
+  return done >= 0 ? done : kfence_libc_sigaction(signum, act, oldact);
+}
+
+/* glibc's signal(): BSD semantics, through the interposed sigaction(). */
+sighandler_t signal(int signum, sighandler_t handler) {
+  struct sigaction act, old;
+  memset(&act, 0, sizeof(act));
+  act.sa_handler = handler;
+  act.sa_flags = SA_RESTART;
+  sigemptyset(&act.sa_mask);
+  sigaddset(&act.sa_mask, signum);
+  if (sigaction(signum, &act, &old) < 0)
+    return SIG_ERR;
+  return old.sa_handler;
+}

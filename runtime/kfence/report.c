@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+/*
+ * Stacks, symbols and the KFENCE-format reports, stats and object listing.
+ *
+ * Reports are printed from the SIGSEGV handler, so this file allocates
+ * nothing: a report is formatted into a static buffer (one write() keeps
+ * concurrent reports from interleaving) and symbols are read straight from
+ * the ELF files, which also finds the static functions dladdr() cannot see.
+ */
+#define _GNU_SOURCE
+#include "kfence_internal.h"
+
+#include <dlfcn.h>
+#include <elf.h>
+#include <errno.h>
+#include <execinfo.h>
+#include <fcntl.h>
+#include <link.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Protects report_buf and keeps reports whole when threads race. */
+pthread_mutex_t kfence_report_lock = PTHREAD_MUTEX_INITIALIZER;
+static char report_buf[32768];
+atomic_ulong kfence_stat_bugs;
+
+#define RULE "=================================================================="
+
+struct out {
+  FILE *file; /* when NULL, append to buf */
+  char *buf;
+  size_t len, cap;
+};
+
+__attribute__((format(printf, 2, 3))) static void out_printf(struct out *o,
+                                                             const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  if (o->file) {
+    vfprintf(o->file, fmt, ap);
+  } else if (o->len < o->cap) {
+    int n = vsnprintf(o->buf + o->len, o->cap - o->len, fmt, ap);
+    if (n > 0)
+      o->len = o->len + (size_t)n < o->cap ? o->len + (size_t)n : o->cap - 1;
+  }
+  va_end(ap);
+}
+
+void kfence_save_stack(struct kfence_track *track, uintptr_t first) {
+  void *frames[KFENCE_STACK_DEPTH + 32];
+  int n = backtrace(frames, (int)(sizeof(frames) / sizeof(frames[0])));
+  int skip = 0;
+  for (int i = 0; i < n; i++) {
+    if ((uintptr_t)frames[i] == first) {
+      skip = i;
+      break;
+    }
+  }
+  track->nr_frames = n - skip < KFENCE_STACK_DEPTH ? n - skip : KFENCE_STACK_DEPTH;
+  for (int i = 0; i < track->nr_frames; i++)
+    track->frames[i] = (uintptr_t)frames[skip + i];
+  track->tid = kfence_gettid();
+}
+
+void kfence_report_init(void) {
+  void *frame;
+  backtrace(&frame, 1);
+}
+
+struct module {
+  uintptr_t pc, bias;
+  const char *path;
+};
+
+static int find_module(struct dl_phdr_info *info, size_t size, void *data) {
+  (void)size;
+  struct module *m = data;
+  for (int i = 0; i < info->dlpi_phnum; i++) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    if (ph->p_type == PT_LOAD &&
+        m->pc - (info->dlpi_addr + ph->p_vaddr) < ph->p_memsz) {
+      m->bias = info->dlpi_addr;
+      m->path = info->dlpi_name;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+struct symbol {
+  char name[128];
+  uintptr_t offset;
+  size_t size;
+};
+
+/* The function symbol covering @vaddr in the ELF file @path: .symtab if the
+ * file has one, else .dynsym. */
+static bool elf_symbol(const char *path, uintptr_t vaddr, struct symbol *sym) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return false;
+  struct stat st;
+  void *map = MAP_FAILED;
+  if (fstat(fd, &st) == 0 && (size_t)st.st_size >= sizeof(ElfW(Ehdr)))
+    map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+  close(fd);
+  if (map == MAP_FAILED)
+    return false;
+  const char *file = map;
+  size_t file_size = (size_t)st.st_size;
+  const ElfW(Ehdr) *eh = map;
+  bool found = false;
+  if (memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
+      eh->e_ident[EI_CLASS] != (sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32) ||
+      eh->e_shentsize != sizeof(ElfW(Shdr)) ||
+      eh->e_shoff + (size_t)eh->e_shnum * sizeof(ElfW(Shdr)) > file_size)
+    goto out;
+  const ElfW(Shdr) *sh = (const ElfW(Shdr) *)(file + eh->e_shoff);
+  const ElfW(Shdr) *table = NULL;
+  for (int i = 0; i < eh->e_shnum; i++) {
+    if (sh[i].sh_type == SHT_SYMTAB)
+      table = &sh[i];
+    else if (sh[i].sh_type == SHT_DYNSYM && !table)
+      table = &sh[i];
+  }
+  if (!table || table->sh_link >= eh->e_shnum ||
+      table->sh_offset + table->sh_size > file_size)
+    goto out;
+  const ElfW(Shdr) *strtab = &sh[table->sh_link];
+  if (strtab->sh_offset + strtab->sh_size > file_size)
+    goto out;
+  const ElfW(Sym) *syms = (const ElfW(Sym) *)(file + table->sh_offset);
+  size_t nr = table->sh_size / sizeof(ElfW(Sym));
+  for (size_t i = 0; i < nr; i++) {
+    const ElfW(Sym) *s = &syms[i];
+    int type = ELF64_ST_TYPE(s->st_info);
+    if ((type != STT_FUNC && type != STT_GNU_IFUNC) || s->st_shndx == SHN_UNDEF ||
+        !s->st_size || vaddr - s->st_value >= s->st_size ||
+        s->st_name >= strtab->sh_size)
+      continue;
+    const char *name = file + strtab->sh_offset + s->st_name;
+    size_t max = strtab->sh_size - s->st_name;
+    size_t len = strnlen(name, max < sizeof(sym->name) ? max : sizeof(sym->name) - 1);
+    memcpy(sym->name, name, len);
+    sym->name[len] = '\0';
+    sym->offset = vaddr - s->st_value;
+    sym->size = s->st_size;
+    found = true;
+    break;
+  }
+out:
+  munmap(map, file_size);
+  return found;
+}
+
+/* " func+0xoff/0xsize", or " 0xpc (module+0xoff)" when no symbol covers it. */
+static void print_frame(struct out *o, uintptr_t pc) {
+  Dl_info info;
+  const ElfW(Sym) *es = NULL;
+  if (dladdr1((void *)pc, &info, (void **)&es, RTLD_DL_SYMENT) && es &&
+      info.dli_sname && pc - (uintptr_t)info.dli_saddr < es->st_size) {
+    out_printf(o, " %s+0x%lx/0x%lx\n", info.dli_sname,
+               (unsigned long)(pc - (uintptr_t)info.dli_saddr),
+               (unsigned long)es->st_size);
+    return;
+  }
+  struct module m = {.pc = pc};
+  if (!dl_iterate_phdr(find_module, &m)) {
+    out_printf(o, " 0x%lx\n", (unsigned long)pc);
+    return;
+  }
+  const char *path = m.path && *m.path ? m.path : "/proc/self/exe";
+  struct symbol sym;
+  if (elf_symbol(path, pc - m.bias, &sym)) {
+    out_printf(o, " %s+0x%lx/0x%lx\n", sym.name, (unsigned long)sym.offset,
+               (unsigned long)sym.size);
+    return;
+  }
+  const char *base = m.path && *m.path ? strrchr(m.path, '/') : NULL;
+  out_printf(o, " 0x%lx (%s+0x%lx)\n", (unsigned long)pc,
+             base ? base + 1 : (m.path && *m.path ? m.path : program_invocation_short_name),
+             (unsigned long)(pc - m.bias));
+}
+
+static void print_stack(struct out *o, const struct kfence_track *t) {
+  for (int i = 0; i < t->nr_frames; i++)
+    print_frame(o, t->frames[i]);
+}
+
+static void print_object(struct out *o, const struct kfence_metadata *m, long i) {
+  if (m->state == KFENCE_OBJECT_UNUSED) {
+    out_printf(o, "kfence-#%ld unused\n", i);
+    return;
+  }
+  out_printf(o,
+             "kfence-#%ld [0x%lx-0x%lx, size=%zu, cache=malloc] allocated by "
+             "task %d:\n",
+             i, (unsigned long)m->addr, (unsigned long)(m->addr + m->size - 1),
+             m->size, (int)m->alloc_track.tid);
+  print_stack(o, &m->alloc_track);
+  if (m->state == KFENCE_OBJECT_FREED) {
+    out_printf(o, "\nfreed by task %d:\n", (int)m->free_track.tid);
+    print_stack(o, &m->free_track);
+  }
+}
+
+/* Raw values leak memory contents into logs: only in debug mode. */
+static void print_bytes(struct out *o, const struct kfence_report *r) {
+  out_printf(o, "[");
+  for (int i = 0; i < r->nr_bytes; i++) {
+    if (r->bytes[i] == r->expected[i])
+      out_printf(o, " .");
+    else if (kfence_opts.debug)
+      out_printf(o, " 0x%02x", r->bytes[i]);
+    else
+      out_printf(o, " !");
+  }
+  out_printf(o, " ]");
+}
+
+static void write_all(int fd, const char *buf, size_t len) {
+  while (len) {
+    ssize_t n = write(fd, buf, len);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return;
+    buf += n;
+    len -= (size_t)n;
+  }
+}
+
+void kfence_report_error(const struct kfence_report *r) {
+  int saved_errno = errno;
+  pthread_mutex_lock(&kfence_report_lock);
+  struct out o = {.buf = report_buf, .cap = sizeof(report_buf)};
+  const char *access = r->is_write ? "write" : "read";
+
+  /* The headline names the first frame: print it into a scratch buffer. */
+  char where[192] = "";
+  if (r->stack->nr_frames) {
+    struct out w = {.buf = where, .cap = sizeof(where)};
+    print_frame(&w, r->stack->frames[0]);
+    if (w.len && where[w.len - 1] == '\n')
+      where[w.len - 1] = '\0';
+  }
+  const char *in = where[0] ? where + 1 : "(unknown)";
+
+  out_printf(&o, RULE "\n");
+  switch (r->type) {
+  case KFENCE_ERROR_OOB: {
+    const struct kfence_metadata *m = r->meta;
+    bool left = r->addr < m->addr;
+    size_t distance = left ? m->addr - r->addr : r->addr - (m->addr + m->size) + 1;
+    out_printf(&o, "BUG: KFENCE: out-of-bounds %s in %s\n\n", access, in);
+    out_printf(&o, "Out-of-bounds %s at 0x%lx (%zuB %s of kfence-#%ld):\n",
+               access, (unsigned long)r->addr, distance, left ? "left" : "right",
+               r->index);
+    break;
+  }
+  case KFENCE_ERROR_UAF:
+    out_printf(&o, "BUG: KFENCE: use-after-free %s in %s\n\n", access, in);
+    out_printf(&o, "Use-after-free %s at 0x%lx (in kfence-#%ld):\n", access,
+               (unsigned long)r->addr, r->index);
+    break;
+  case KFENCE_ERROR_CORRUPTION:
+    out_printf(&o, "BUG: KFENCE: memory corruption in %s\n\n", in);
+    out_printf(&o, "Corrupted memory at 0x%lx ", (unsigned long)r->addr);
+    print_bytes(&o, r);
+    out_printf(&o, " (in kfence-#%ld):\n", r->index);
+    break;
+  case KFENCE_ERROR_INVALID:
+    out_printf(&o, "BUG: KFENCE: invalid %s in %s\n\n", access, in);
+    out_printf(&o, "Invalid %s at 0x%lx:\n", access, (unsigned long)r->addr);
+    break;
+  case KFENCE_ERROR_INVALID_FREE:
+    out_printf(&o, "BUG: KFENCE: invalid free in %s\n\n", in);
+    out_printf(&o, "Invalid free of 0x%lx:\n", (unsigned long)r->addr);
+    break;
+  }
+  print_stack(&o, r->stack);
+  if (r->meta) {
+    out_printf(&o, "\n");
+    print_object(&o, r->meta, r->index);
+  }
+  char comm[17] = "";
+  prctl(PR_GET_NAME, comm);
+  out_printf(&o, "\nCPU: %d PID: %d Comm: %s\n" RULE "\n", sched_getcpu(),
+             (int)getpid(), comm);
+  write_all(STDERR_FILENO, o.buf, o.len);
+  atomic_fetch_add_explicit(&kfence_stat_bugs, 1, memory_order_relaxed);
+  pthread_mutex_unlock(&kfence_report_lock);
+
+  if (kfence_opts.panic_on_warn) {
+    static const char msg[] = "kfence: panic_on_warn set, aborting\n";
+    write_all(STDERR_FILENO, msg, sizeof(msg) - 1);
+    abort();
+  }
+  errno = saved_errno;
+}
+
+void kfence_print_stats(FILE *out) {
+  struct kfence_stats s;
+  kfence_get_stats(&s);
+  fprintf(out,
+          "enabled: %d\n"
+          "currently allocated: %lu\n"
+          "total allocations: %lu\n"
+          "total frees: %lu\n"
+          "zombie allocations: %lu\n"
+          "total bugs: %lu\n"
+          "skipped allocations (incompatible): %lu\n"
+          "skipped allocations (capacity): %lu\n",
+          s.enabled, s.allocated, s.allocs, s.frees, s.zombies, s.bugs,
+          s.skipped_incompat, s.skipped_capacity);
+}
+
+void kfence_print_objects(FILE *out) {
+  struct out o = {.file = out};
+  struct kfence_metadata m;
+  for (long i = 0; kfence_snapshot_object(i, &m); i++) {
+    print_object(&o, &m, i);
+    out_printf(&o, "---------------------------------\n");
+  }
+}
