@@ -6,7 +6,7 @@
 // recognise them. Replacing the declaration's uses (not just direct calls)
 // also catches function pointers such as `void *(*alloc)(size_t) = malloc`.
 // The runtime library is requested through llvm.dependent-libraries, which
-// LLD honours, so no -lkfence is needed.
+// LLD honours: the program needs -L<dir of libkfence.a>, not -lkfence.
 //
 //===----------------------------------------------------------------------===//
 #include "KfenceHooks.h"
@@ -19,6 +19,11 @@
 using namespace llvm;
 
 namespace klto {
+
+/// Named as a file, not as "kfence": LLD looks a bare name up as -lkfence,
+/// which prefers libkfence.so, the LD_PRELOAD build that replaces malloc for
+/// the whole process. The archive holds only the hooks.
+static const char *const RuntimeLibrary = "libkfence.a";
 
 static const char *const LibcAllocators[] = {
     "malloc",        "calloc",   "realloc", "reallocarray",
@@ -73,9 +78,9 @@ void redirectAllocations(NamingContext &Ctx) {
   for (const MDNode *N : Libs->operands())
     if (N->getNumOperands() == 1)
       if (auto *S = dyn_cast<MDString>(N->getOperand(0)))
-        if (S->getString() == "kfence")
+        if (S->getString() == RuntimeLibrary)
           return;
-  Libs->addOperand(MDNode::get(C, MDString::get(C, "kfence")));
+  Libs->addOperand(MDNode::get(C, MDString::get(C, RuntimeLibrary)));
 }
 
 } // namespace klto

@@ -34,6 +34,6 @@ int main(void) {
 // CHECK: call void @__kfence_free(
 // CHECK-NOT: @malloc(
 // CHECK: !llvm.dependent-libraries = !{![[LIB:[0-9]+]]}
-// CHECK: ![[LIB]] = !{!"kfence"}
+// CHECK: ![[LIB]] = !{!"libkfence.a"}
 // OFF-NOT: __kfence
 // BAD: error: klto: kfence-alloc='my_alloc:strdup': 'strdup' is not a C library allocation function

@@ -1,0 +1,34 @@
+// The plugin redirects an ordinary program's malloc family to the runtime
+// and names libkfence.a for LLD, so the program links with only -L and
+// catches its use-after-free. Built without the plugin it reports nothing.
+// RUN: %clang -g -O1 -fplugin=%plugin -fplugin-arg-klto-kfence --ld-path=%stock_ld \
+// RUN:   -L%klto_libdir %s -o %t.klto
+// RUN: env KFENCE_OPTIONS=sample_rate=1 %t.klto 2>&1 | FileCheck %s
+// RUN: %clang -g -O1 --ld-path=%stock_ld %s -o %t.plain
+// RUN: env KFENCE_OPTIONS=sample_rate=1 %t.plain 2>&1 | FileCheck %s --check-prefix=PLAIN
+// RUN: llvm-nm %t.klto | FileCheck %s --check-prefix=SYMS
+#include <stdio.h>
+#include <stdlib.h>
+
+__attribute__((noinline)) static void use(volatile char *p) { p[3] = 1; }
+
+int main(void) {
+  char *p = malloc(32);
+  free(p);
+  use(p);
+  puts("after");
+  return 0;
+}
+// CHECK: BUG: KFENCE: use-after-free write in use+0x{{[0-9a-f]+}}/0x{{[0-9a-f]+}}
+// CHECK: Use-after-free write at 0x{{[0-9a-f]+}} (in kfence-#{{[0-9]+}}):
+// CHECK-NEXT: use+0x
+// CHECK-NEXT: main+0x
+// CHECK: allocated by task {{[0-9]+}}:
+// CHECK-NEXT: main+0x
+// CHECK: freed by task {{[0-9]+}}:
+// CHECK-NEXT: main+0x
+// CHECK: after
+// PLAIN-NOT: KFENCE
+// PLAIN: after
+// SYMS: T __kfence_free
+// SYMS: T __kfence_malloc
