@@ -24,8 +24,9 @@ srcs="kernel/main.c kernel/sched.c drivers/pci.c drivers/tty.c drivers/virtio.c 
 [ -f "$plugin" ] || { echo "run.sh: $plugin not built; run: ninja -C $build" >&2; exit 1; }
 failures=0
 
-# build <out> <linker> <cflags...>: compiles every file to an object (LTO
-# objects for the files named in $LTO_FILES when set), links with demo.lds.
+# build <out> <linker> <cflags...>: compiles every file to an object (not
+# LTO for the files named in $NON_LTO_FILES), links with demo.lds. $TARGET
+# holds the target flags ("" for this machine).
 build() {
   local out=$1 linker=$2; shift 2
   local objs=() f o flags
@@ -35,10 +36,10 @@ build() {
     if [ -n "${NON_LTO_FILES:-}" ] && [[ " $NON_LTO_FILES " == *" $f "* ]]; then
       flags=("${flags[@]/-flto*/}")
     fi
-    "$llvm/clang" -O2 -Iinclude "${flags[@]}" -c "$f" -o "$o" || return 1
+    "$llvm/clang" ${TARGET:-} -O2 -Iinclude "${flags[@]}" -c "$f" -o "$o" || return 1
     objs+=("$o")
   done
-  "$llvm/clang" -O2 "$@" --ld-path="$linker" "${objs[@]}" ${LDFLAGS_EXTRA:-} \
+  "$llvm/clang" ${TARGET:-} -O2 "$@" --ld-path="$linker" "${objs[@]}" ${LDFLAGS_EXTRA:-} \
     -Wl,-T,demo.lds -o "$out"
 }
 
@@ -49,7 +50,7 @@ variant() {
   if ! build "$out" "$linker" "$@" >"$work/log" 2>&1; then
     result="BUILD FAILED: $(grep -m1 -E 'error' "$work/log" | sed 's/^.*error: //')"
     ((failures++))
-  elif ! "$out" >"$work/out" 2>&1; then
+  elif ! ${RUNNER:-} "$out" >"$work/out" 2>&1; then
     result="CRASHED"
     ((failures++))
   elif cmp -s "$work/out" "$work/reference"; then
@@ -88,4 +89,21 @@ for style in pointer prel32; do
     variant "mixed LTO/non-LTO, plugin, klto ld" "$klto_ld" "${def[@]}" -flto=thin -fplugin="$plugin"
   fi
 done
+# The same on aarch64 (static, run under qemu-user) when the cross C library
+# and qemu are installed.
+if command -v qemu-aarch64 >/dev/null && [ -f /usr/aarch64-linux-gnu/lib/libc.a ]; then
+  TARGET="--target=aarch64-linux-gnu -static" RUNNER=qemu-aarch64
+  def=(-DCONFIG_HAVE_ARCH_PREL32_RELOCATIONS)
+  echo "== aarch64 (qemu-aarch64), entries as prel32"
+  build "$work/ref" "$llvm/ld.lld" "${def[@]}" >"$work/log" 2>&1 || { cat "$work/log"; exit 1; }
+  $RUNNER "$work/ref" >"$work/reference"
+  shown=
+  variant "-flto                      " "$llvm/ld.lld" "${def[@]}" -flto
+  variant "-flto      + klto plugin"   "$llvm/ld.lld" "${def[@]}" -flto -fplugin="$plugin"
+  variant "-flto=thin"                 "$llvm/ld.lld" "${def[@]}" -flto=thin
+  variant "-flto=thin + klto plugin"   "$llvm/ld.lld" "${def[@]}" -flto=thin -fplugin="$plugin"
+  unset TARGET RUNNER
+else
+  echo "== aarch64 skipped: needs qemu-user and libc6-dev-arm64-cross"
+fi
 echo "(runs marked WRONG or FAILED without klto are the LTO bugs klto fixes)"
