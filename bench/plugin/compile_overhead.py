@@ -3,6 +3,7 @@
 
     bench/plugin/compile_overhead.py <build-dir> [--files N] [--rounds R]
                                      [--kernel <prepared linux tree>]
+                                     [--instructions]
 
 Compiles the same translation units with and without -fplugin, alternating
 A B A B ... for R rounds, and compares the CPU time (user + sys of the
@@ -13,6 +14,9 @@ shared machine. Inputs:
     entries, and ordinary code;
   * with --kernel, real Linux files compiled with the exact command lines
     kbuild used (read from their .<obj>.cmd files).
+With --instructions, each compile runs once under valgrind's callgrind and
+the figure is the number of instructions executed: the same for the same
+binary and input whatever else the machine does (slow: about 50x).
 """
 import argparse
 import os
@@ -90,6 +94,28 @@ def run_all(cmds, extra):
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
+def instructions(cwd, cmd):
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "cg.out")
+        subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"] + cmd,
+                       cwd=cwd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        with open(out) as f:
+            for line in f:
+                if line.startswith("summary:"):
+                    return int(line.split()[1])
+    raise RuntimeError("callgrind wrote no summary")
+
+
+def measure_instructions(name, cmds, plugin):
+    plain = klto = 0
+    for cwd, cmd in cmds:
+        plain += instructions(cwd, cmd)
+        klto += instructions(cwd, cmd[:1] + [f"-fplugin={plugin}"] + cmd[1:])
+    print(f"| {name} | {len(cmds)} | {plain / 1e9:.3f} G | {klto / 1e9:.3f} G | "
+          f"{(klto / plain - 1) * 100:+.3f}% |")
+    sys.stdout.flush()
+
+
 def measure(name, cmds, plugin, rounds):
     run_all(cmds[:4], [])  # warm the page cache and the plugin's .so
     run_all(cmds[:4], [f"-fplugin={plugin}"])
@@ -113,10 +139,23 @@ def main():
     ap.add_argument("--files", type=int, default=300)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--kernel")
+    ap.add_argument("--instructions", action="store_true")
     args = ap.parse_args()
     plugin = os.path.abspath(os.path.join(args.build, "lib", "kltoplugin.so"))
     if not os.path.exists(plugin):
         sys.exit(f"{plugin} not found: build klto first (ninja -C {args.build})")
+    if args.instructions:
+        print(f"clang: {CLANG}; plugin: {plugin}; instructions executed (callgrind)")
+        print("| input | compiles | plain | with plugin | overhead |")
+        print("|---|---|---|---|---|")
+        if args.kernel:
+            measure_instructions("Linux 6.1 files (x86_64 defconfig, kbuild's flags)",
+                                 kernel_commands(args.kernel), plugin)
+        for name, initcalls, fixups, functions in (("typical", 2, 1, 40), ("dense", 20, 5, 30)):
+            with tempfile.TemporaryDirectory() as tmp:
+                measure_instructions(f"generated {name}: {args.files} files",
+                                     generate(tmp, args.files, initcalls, fixups, functions), plugin)
+        return
     print(f"clang: {CLANG}; plugin: {plugin}; rounds: {args.rounds} (A B alternating)")
     print("| input | compiles | plain CPU s (min / median) | with plugin CPU s (min / median) | overhead, median of pairs (min .. max) |")
     print("|---|---|---|---|---|")
