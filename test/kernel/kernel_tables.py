@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""Reads a Linux kernel's initcall, console-initcall and PCI-fixup tables
+straight out of vmlinux, and the initcalls it ran out of a boot log.
+
+    kernel_tables.py tables <vmlinux> [--pointers]
+                                             one line per entry: <table> <function>
+    kernel_tables.py bootlog <log>           one line per initcall run: <function>
+    kernel_tables.py compare <ref> <other>   entry-by-entry diff, exit 1 if they differ
+
+Entries are PREL32 offsets (CONFIG_HAVE_ARCH_PREL32_RELOCATIONS: arm64,
+x86_64, ...) unless --pointers says they are function pointers. Functions are named after the symbol at the entry's target;
+stubs (Linux 5.12+'s __initstub__*, klto's __kltostub__*, Linux's PCI
+__UNIQUE_ID_<hook><n>) are mapped back to the function they call, so builds
+with and without LTO compare equal when they run the same code in the same
+order.
+"""
+import re
+import struct
+import subprocess
+import sys
+
+LLVM = "/usr/lib/llvm-19/bin"
+INITCALL_LEVELS = ["early", "0", "1", "2", "3", "4", "5", "6", "7"]
+PCI_PASSES = ["early", "header", "final", "enable", "resume", "suspend",
+              "resume_early", "suspend_late"]
+
+
+class Elf:
+    def __init__(self, path):
+        with open(path, "rb") as f:
+            self.data = f.read()
+        if self.data[:4] != b"\x7fELF" or self.data[4] != 2:
+            sys.exit(f"{path}: not a 64-bit ELF file")
+        self.endian = "<" if self.data[5] == 1 else ">"
+        e = self.endian
+        shoff, = struct.unpack_from(e + "Q", self.data, 0x28)
+        shentsize, shnum = struct.unpack_from(e + "HH", self.data, 0x3A)
+        self.sections = []
+        for i in range(shnum):
+            (name, typ, flags, addr, off, size) = struct.unpack_from(
+                e + "IIQQQQ", self.data, shoff + i * shentsize)
+            if typ != 8 and addr and size:  # not NOBITS, allocated
+                self.sections.append((addr, off, size))
+
+    def read(self, addr, size):
+        for base, off, length in self.sections:
+            if base <= addr and addr + size <= base + length:
+                return self.data[off + addr - base: off + addr - base + size]
+        raise KeyError(f"address {addr:#x} is in no section with contents")
+
+
+def symbols(path):
+    out = subprocess.run([f"{LLVM}/llvm-nm", "-n", "--defined-only", path],
+                         check=True, capture_output=True, text=True).stdout
+    by_name, funcs = {}, {}
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) != 3:
+            continue
+        addr, typ, name = int(parts[0], 16), parts[1], parts[2]
+        by_name[name] = addr
+        if typ in "Tt" and not name.startswith("$"):
+            funcs.setdefault(addr, []).append(name)
+    return by_name, funcs
+
+
+STUB_PATTERNS = [
+    # Linux 5.12+ and klto initcall stubs: __initstub__<mod>__<n>_<line>_<fn><level>
+    (re.compile(r"^__initstub__.*__\d+_\d+_(.+?)((early|rootfs|con|\d)s?)$"), 1),
+    # klto's stub for any other static: __kltostub__<mod>__<fn>
+    (re.compile(r"^__kltostub__.*?__(.+)$"), 1),
+    # Linux's PCI fixup stubs: __UNIQUE_ID_<hook><counter>
+    (re.compile(r"^__UNIQUE_ID_(.+?)\d+$"), 1),
+]
+
+
+def function_name(names):
+    """The function an address stands for: prefer a real function name over
+    a stub name, and map a stub back to its target."""
+    plain = [n for n in names if not any(p.match(n) for p, _ in STUB_PATTERNS)]
+    if plain:
+        return sorted(plain)[0]
+    for pattern, group in STUB_PATTERNS:
+        for n in names:
+            m = pattern.match(n)
+            if m:
+                return m.group(group)
+    return names[0]
+
+
+def read_table(elf, syms, funcs, start, end, stride, offset_at, prel32):
+    """Entries between two symbols; each `stride` bytes, the function
+    reference `offset_at` bytes in, as a PREL32 offset or a pointer."""
+    entries = []
+    begin, stop = syms[start], syms[end]
+    for at in range(begin, stop, stride):
+        if prel32:
+            off, = struct.unpack(elf.endian + "i", elf.read(at + offset_at, 4))
+            target = at + offset_at + off
+        else:
+            target, = struct.unpack(elf.endian + "Q", elf.read(at + offset_at, 8))
+        names = funcs.get(target)
+        entries.append(function_name(names) if names else f"?{target:#x}")
+    return entries
+
+
+def tables(path, prel32):
+    elf = Elf(path)
+    syms, funcs = symbols(path)
+    stride = 4 if prel32 else 8
+    lines = []
+    bounds = ["__initcall_start"] + [f"__initcall{l}_start" for l in range(8)] + ["__initcall_end"]
+    for level, (a, b) in zip(INITCALL_LEVELS, zip(bounds, bounds[1:])):
+        for fn in read_table(elf, syms, funcs, a, b, stride, 0, prel32):
+            lines.append(f"initcall{level} {fn}")
+    for fn in read_table(elf, syms, funcs, "__con_initcall_start", "__con_initcall_end",
+                         stride, 0, prel32):
+        lines.append(f"con_initcall {fn}")
+    for p in PCI_PASSES:
+        a, b = f"__start_pci_fixups_{p}", f"__end_pci_fixups_{p}"
+        if a in syms:
+            # struct pci_fixup: u16 vendor, device; u32 class, class_shift;
+            # then an int offset (PREL32) or a pointer.
+            hook_at, size = (12, 16) if prel32 else (16, 24)
+            for fn in read_table(elf, syms, funcs, a, b, size, hook_at, prel32):
+                lines.append(f"pci_fixup_{p} {fn}")
+    return lines
+
+
+CALLING = re.compile(r"calling  ([^+ ]+)\+0x[0-9a-f]+/0x[0-9a-f]+")
+
+
+def bootlog(path):
+    with open(path, errors="replace") as f:
+        names = [m.group(1) for m in CALLING.finditer(f.read())]
+    return [function_name([n]) for n in names]
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    cmd = sys.argv[1]
+    if cmd == "tables":
+        print("\n".join(tables(sys.argv[2], "--pointers" not in sys.argv[3:])))
+    elif cmd == "bootlog":
+        print("\n".join(bootlog(sys.argv[2])))
+    elif cmd == "compare":
+        with open(sys.argv[2]) as a, open(sys.argv[3]) as b:
+            ref, other = a.read().splitlines(), b.read().splitlines()
+        diff = [(i, x, y) for i, (x, y) in enumerate(zip(ref, other)) if x != y]
+        if len(ref) != len(other):
+            print(f"{sys.argv[3]}: {len(other)} entries, reference {len(ref)}")
+        for i, x, y in diff[:20]:
+            print(f"entry {i}: reference {x!r}, got {y!r}")
+        if diff or len(ref) != len(other):
+            sys.exit(1)
+        print(f"{sys.argv[3]}: all {len(ref)} entries match")
+    else:
+        sys.exit(__doc__)
+
+
+if __name__ == "__main__":
+    main()
