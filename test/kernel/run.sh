@@ -81,12 +81,18 @@ configure() {
   esac || { echo "$out/.config: Kconfig refused LTO=$lto" >&2; return 1; }
 }
 
-# build <name> <pci> <lto> <make args...>: configures, builds Image, records
-# the build time and, when the vmlinux.o link is klto's or Linux's ordering
-# step, its time.
+# build <name> <pci> <lto> <make args...>: configures and builds Image,
+# recording the build time. A kernel already built with the same arguments
+# and the same klto binaries is kept (delete <dir>/out to rebuild all).
 build() {
   local name=$1 pci=$2 lto=$3; shift 3
   local out=$work/out/$name
+  local stamp
+  stamp="$pci $lto $* $(cksum <"$plugin") $(cksum <"$klto_ld")"
+  if [ -f "$out/arch/arm64/boot/Image" ] && [ "$(cat "$out/build-args" 2>/dev/null)" = "$stamp" ]; then
+    echo "$name: up to date"
+    return 0
+  fi
   rm -rf "$out"
   configure "$out" "$pci" "$lto"
   local t0=$SECONDS
@@ -96,6 +102,7 @@ build() {
     return 1
   fi
   echo $((SECONDS - t0)) >"$out/build-seconds"
+  echo "$stamp" >"$out/build-args"
 }
 
 # boot <name>: boots under QEMU until the root-mount panic, keeps the log.
