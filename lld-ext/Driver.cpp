@@ -1,0 +1,378 @@
+//===- Driver.cpp - klto's ld.lld: LLD 19 with initcall ordering ----------===//
+//
+// Takes klto's options out of the command line, scans the inputs when an
+// option needs them, turns the computed order into files LLD reads
+// (symbol ordering file, linker scripts), and runs LLD in process with the
+// user's arguments plus those files. Every check that can fail does so
+// before LLD runs, so a failed link never creates or replaces the output.
+//
+//===----------------------------------------------------------------------===//
+#include "CommandLine.h"
+#include "Scanner.h"
+#include "anchor.h"
+#include "order.h"
+#include "writers.h"
+
+#include "lld/Common/Driver.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/BinaryFormat/ELF.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <chrono>
+#include <cstdio>
+
+LLD_HAS_DRIVER(elf)
+
+using llvm::StringRef;
+using namespace klto::ld;
+
+namespace {
+
+/// Linux's scripts/lto-used-symbollist.txt: calls LTO's code generator may
+/// add after it has internalized or dropped the definitions.
+const char *const DefaultUsedSymbols[] = {"memcpy", "memmove", "memset",
+                                          "__stack_chk_fail",
+                                          "__stack_chk_guard"};
+
+struct Diag {
+  const char *Argv0;
+  size_t Errors = 0;
+};
+
+void printDiag(void *Ctx, bool IsError, const char *Msg) {
+  Diag &D = *static_cast<Diag *>(Ctx);
+  llvm::errs() << llvm::sys::path::filename(D.Argv0)
+               << (IsError ? ": error: " : ": warning: ") << Msg << "\n";
+  D.Errors += IsError;
+}
+
+int fail(Diag &D, const llvm::Twine &Msg) {
+  printDiag(&D, true, Msg.str().c_str());
+  return 1;
+}
+
+/// Temporary files handed to LLD, removed when the link is over.
+class TempFiles {
+public:
+  ~TempFiles() {
+    for (const std::string &P : Paths)
+      llvm::sys::fs::remove(P);
+  }
+  llvm::Expected<std::string> create(StringRef Suffix) {
+    llvm::SmallString<128> P;
+    if (std::error_code EC =
+            llvm::sys::fs::createTemporaryFile("klto-ld", Suffix, P))
+      return llvm::createStringError(EC, "cannot create a temporary file: " +
+                                             EC.message());
+    Paths.push_back(std::string(P));
+    return Paths.back();
+  }
+
+private:
+  std::vector<std::string> Paths;
+};
+
+/// Opens `Path` for writing as a C stream for the C writers.
+FILE *openOut(StringRef Path) {
+  return Path == "-" ? stdout : std::fopen(Path.str().c_str(), "w");
+}
+
+bool closeOut(FILE *F) { return F == stdout ? std::fflush(F) == 0 : std::fclose(F) == 0; }
+
+/// ELF class, byte order and machine for a triple, for links whose only
+/// objects are bitcode.
+std::optional<kl_elf_target> targetForTriple(StringRef TripleStr) {
+  llvm::Triple T(TripleStr);
+  kl_elf_target R{T.isArch64Bit(), !T.isLittleEndian(), 0, 0};
+  switch (T.getArch()) {
+  case llvm::Triple::x86_64:
+    R.machine = llvm::ELF::EM_X86_64;
+    break;
+  case llvm::Triple::x86:
+    R.machine = llvm::ELF::EM_386;
+    break;
+  case llvm::Triple::aarch64:
+  case llvm::Triple::aarch64_be:
+    R.machine = llvm::ELF::EM_AARCH64;
+    break;
+  case llvm::Triple::arm:
+  case llvm::Triple::armeb:
+  case llvm::Triple::thumb:
+  case llvm::Triple::thumbeb:
+    R.machine = llvm::ELF::EM_ARM;
+    break;
+  case llvm::Triple::riscv32:
+  case llvm::Triple::riscv64:
+    R.machine = llvm::ELF::EM_RISCV;
+    break;
+  case llvm::Triple::ppc64:
+  case llvm::Triple::ppc64le:
+    R.machine = llvm::ELF::EM_PPC64;
+    break;
+  default:
+    return std::nullopt;
+  }
+  return R;
+}
+
+/// Appends the names in a used-symbol list file: one per line, '#' starts a
+/// comment.
+llvm::Error readSymbolList(StringRef Path, std::vector<std::string> &Out) {
+  auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
+  if (!Buf)
+    return llvm::createStringError(Buf.getError(), "cannot read " + Path +
+                                                       ": " +
+                                                       Buf.getError().message());
+  StringRef Text = (*Buf)->getBuffer();
+  while (!Text.empty()) {
+    auto [Line, Rest] = Text.split('\n');
+    Text = Rest;
+    Line = Line.split('#').first.trim();
+    if (!Line.empty())
+      Out.push_back(Line.str());
+  }
+  return llvm::Error::success();
+}
+
+/// A user script that lays out a table itself takes precedence over any
+/// script klto adds; for -r links that leaves no way to apply the order.
+std::optional<std::string> scriptPlacingTables(const LinkLine &L,
+                                               const klto_tables &Tables) {
+  for (const std::string &Script : L.UserScripts) {
+    auto Buf = llvm::MemoryBuffer::getFile(Script, /*IsText=*/true);
+    if (!Buf)
+      continue; // LLD reports it
+    StringRef Text = (*Buf)->getBuffer();
+    if (Text.contains(".initcall") || Text.contains(".con_initcall"))
+      return Script;
+    for (size_t I = 0; I < Tables.n_extra; ++I)
+      if (Text.contains(Tables.extra[I]))
+        return Script;
+  }
+  return std::nullopt;
+}
+
+/// Linux's kbuild writes "<file>.symversions" beside each object and each
+/// archive it builds; thin-archive members have their own.
+std::vector<std::string> findSymversions(const LinkLine &L,
+                                         const Scanner *S) {
+  std::vector<std::string> Found;
+  llvm::StringSet<> Seen;
+  auto Try = [&](StringRef Path) {
+    std::string P = (Path + ".symversions").str();
+    if (llvm::sys::fs::exists(P) && Seen.insert(P).second)
+      Found.push_back(P);
+  };
+  for (const LinkInput &In : L.Inputs)
+    Try(In.Path);
+  if (S)
+    for (const std::string &M : S->ThinMembers)
+      Try(M);
+  return Found;
+}
+
+} // namespace
+
+int main(int Argc, const char **Argv) {
+  llvm::InitLLVM X(Argc, Argv);
+  Diag D{Argv[0]};
+  llvm::BumpPtrAllocator Alloc;
+  llvm::StringSaver Saver(Alloc);
+  auto LineOrErr = parseLinkLine(llvm::ArrayRef(Argv, Argc), Saver);
+  if (!LineOrErr)
+    return fail(D, llvm::toString(LineOrErr.takeError()));
+  LinkLine &L = *LineOrErr;
+  KltoOptions &K = L.Klto;
+  std::vector<const char *> Args = L.LldArgs;
+  TempFiles Temps;
+
+  std::vector<const char *> TablePtrs;
+  for (const std::string &T : K.Tables)
+    TablePtrs.push_back(T.c_str());
+  klto_tables Tables{TablePtrs.data(), TablePtrs.size()};
+
+  bool Order = K.InitOrder && !L.IndexOnly && !L.InfoOnly;
+  if (K.MergeSections && !L.Relocatable && !L.InfoOnly)
+    return fail(D, "--kmerge-sections merges sections of a relocatable "
+                   "(-r) link, as for a kernel module; add -r");
+  if (Order && L.Relocatable)
+    if (auto Script = scriptPlacingTables(L, Tables))
+      return fail(D, "--kinit-order cannot order a relocatable link whose "
+                     "script " + *Script + " places the initcall tables "
+                     "itself: remove those rules from the script, or link "
+                     "without --kinit-order and let the final link order "
+                     "the entries");
+
+  std::vector<std::string> Used;
+  if (K.UsedSymbols && !L.InfoOnly) {
+    for (const char *S : DefaultUsedSymbols)
+      Used.push_back(S);
+    for (const std::string &F : K.UsedSymbolFiles)
+      if (llvm::Error E = readSymbolList(F, Used))
+        return fail(D, llvm::toString(std::move(E)));
+    Used.insert(Used.end(), K.UsedSymbolNames.begin(),
+                K.UsedSymbolNames.end());
+  }
+  llvm::StringSet<> Wanted;
+  for (const std::string &S : Used)
+    Wanted.insert(S);
+
+  // Scan. Without --kinit-order only the used-symbol list needs it, and an
+  // input klto cannot read is then LLD's to report.
+  std::optional<Scanner> S;
+  if (Order || !Wanted.empty() || K.Symversions) {
+    auto Start = std::chrono::steady_clock::now();
+    S.emplace(Tables, Wanted);
+    llvm::StringSet<> Seen;
+    for (size_t I = 0; I < L.Inputs.size(); ++I) {
+      const LinkInput &In = L.Inputs[I];
+      if (!Seen.insert(In.Path).second)
+        continue; // LLD loads an archive's members once
+      if (llvm::Error E = S->scanFile(In.Path, I, In.WholeArchive)) {
+        if (Order)
+          return fail(D, llvm::toString(std::move(E)));
+        llvm::consumeError(std::move(E));
+      }
+    }
+    if (L.Verbose)
+      llvm::errs() << "klto: scanned " << S->FilesScanned << " files, "
+                   << S->MembersScanned << " archive members, "
+                   << S->Entries.size() << " table sections in "
+                   << std::chrono::duration<double, std::milli>(
+                          std::chrono::steady_clock::now() - Start)
+                          .count()
+                   << " ms\n";
+  }
+
+  if (Order) {
+    kl_order O{S->Entries.data(), S->Entries.size(), S->Origins.data(),
+               &Tables};
+    kl_order_compute(&O, printDiag, &D);
+    if (D.Errors)
+      return 1;
+    if (K.OrderMap) {
+      FILE *F = openOut(*K.OrderMap);
+      if (!F)
+        return fail(D, "cannot write " + *K.OrderMap);
+      kl_write_order_map(F, &O);
+      if (!closeOut(F))
+        return fail(D, "cannot write " + *K.OrderMap);
+    }
+    auto Script = Temps.create("lds");
+    if (!Script)
+      return fail(D, llvm::toString(Script.takeError()));
+    if (L.Relocatable) {
+      FILE *F = openOut(*Script);
+      if (!F)
+        return fail(D, "cannot write " + *Script);
+      kl_write_relocatable_script(F, &O);
+      closeOut(F);
+      Args.push_back("-T");
+      Args.push_back(Saver.save(*Script).data());
+    } else {
+      auto OrderFile = Temps.create("order");
+      if (!OrderFile)
+        return fail(D, llvm::toString(OrderFile.takeError()));
+      FILE *F = openOut(*OrderFile);
+      if (!F)
+        return fail(D, "cannot write " + *OrderFile);
+      // The user's order first; tables are their own output sections, so
+      // the two never compete for a place.
+      if (L.UserOrderingFile) {
+        auto Buf = llvm::MemoryBuffer::getFile(*L.UserOrderingFile,
+                                               /*IsText=*/true);
+        if (!Buf)
+          return fail(D, "cannot read " + *L.UserOrderingFile + ": " +
+                             Buf.getError().message());
+        std::fwrite((*Buf)->getBufferStart(), 1, (*Buf)->getBufferSize(), F);
+        std::fputc('\n', F);
+      }
+      kl_write_symbol_order(F, &O);
+      closeOut(F);
+      Args.push_back(Saver.save("--symbol-ordering-file=" + *OrderFile).data());
+      // Entries of archive members LLD leaves out are not an error.
+      Args.push_back("--no-warn-symbol-ordering");
+      if (L.UserScripts.empty()) {
+        FILE *T = openOut(*Script);
+        if (!T)
+          return fail(D, "cannot write " + *Script);
+        kl_write_table_script(T, &Tables, ".data");
+        closeOut(T);
+        Args.push_back("-T");
+        Args.push_back(Saver.save(*Script).data());
+        if (!S->SawData) {
+          std::optional<kl_elf_target> Target = S->Target;
+          if (!Target && !S->BitcodeTriple.empty())
+            Target = targetForTriple(S->BitcodeTriple);
+          if (Target) {
+            auto Anchor = Temps.create("o");
+            if (!Anchor)
+              return fail(D, llvm::toString(Anchor.takeError()));
+            if (!kl_write_anchor(Anchor->c_str(), &*Target))
+              return fail(D, "cannot write " + *Anchor);
+            Args.push_back(Saver.save(*Anchor).data());
+          }
+        }
+      }
+    }
+  } else if (L.UserOrderingFile) {
+    Args.push_back(
+        Saver.save("--symbol-ordering-file=" + *L.UserOrderingFile).data());
+  }
+
+  if (K.MergeSections) {
+    auto Merge = Temps.create("lds");
+    if (!Merge)
+      return fail(D, llvm::toString(Merge.takeError()));
+    FILE *F = openOut(*Merge);
+    if (!F)
+      return fail(D, "cannot write " + *Merge);
+    kl_write_merge_script(F);
+    closeOut(F);
+    Args.push_back("-T");
+    Args.push_back(Saver.save(*Merge).data());
+  }
+
+  if (K.Symversions && !L.InfoOnly) {
+    std::vector<std::string> Files = findSymversions(L, S ? &*S : nullptr);
+    if (!Files.empty()) {
+      auto Versions = Temps.create("lds");
+      if (!Versions)
+        return fail(D, llvm::toString(Versions.takeError()));
+      std::error_code EC;
+      llvm::raw_fd_ostream OS(*Versions, EC);
+      for (const std::string &P : Files) {
+        auto Buf = llvm::MemoryBuffer::getFile(P, /*IsText=*/true);
+        if (!Buf)
+          return fail(D, "cannot read " + P + ": " + Buf.getError().message());
+        OS << "/* " << P << " */\n" << (*Buf)->getBuffer() << "\n";
+      }
+      OS.close();
+      if (EC || OS.has_error())
+        return fail(D, "cannot write " + *Versions);
+      Args.push_back("-T");
+      Args.push_back(Saver.save(*Versions).data());
+      if (L.Verbose)
+        llvm::errs() << "klto: linked " << Files.size()
+                     << " .symversions files\n";
+    }
+  }
+
+  if (S)
+    for (const std::string &Name : Used)
+      if (S->DefinedWanted.contains(Name))
+        Args.push_back(Saver.save("--undefined=" + Name).data());
+
+  // lldMain, not the exit-early variant: the temporary files must outlive
+  // LLD and be removed after it.
+  lld::Result R = lld::lldMain(Args, llvm::outs(), llvm::errs(),
+                               {{lld::Gnu, &lld::elf::link}});
+  llvm::outs().flush();
+  llvm::errs().flush();
+  return R.retCode;
+}

@@ -1,0 +1,89 @@
+//===- Scanner.h - reads table sections out of the link's inputs -*- C++ -*-===//
+//
+// Finds every table section (entries "<table>..<id>" and plain "<table>"
+// sections) in relocatable ELF objects, LLVM bitcode and archives (thin
+// ones included), in link order, with a symbol each entry defines. For
+// bitcode that means the module's globals and its module asm: LTO's symbol
+// table omits the static variables initcalls are.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KLTO_LD_SCANNER_H
+#define KLTO_LD_SCANNER_H
+
+#include "anchor.h"
+#include "order.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Allocator.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBufferRef.h"
+#include "llvm/Support/StringSaver.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class MemoryBuffer;
+} // namespace llvm
+
+namespace klto::ld {
+
+class Scanner {
+public:
+  /// `Tables` names the extra tables; `Wanted` the symbols whose
+  /// definitions in always-loaded inputs the caller wants to learn about.
+  Scanner(const klto_tables &Tables, const llvm::StringSet<> &Wanted);
+  ~Scanner();
+
+  /// Scans the file at `Path`, which sits at position `Input` of the link.
+  /// Members of an archive count as lazily loaded unless `WholeArchive`.
+  /// Shared objects and linker scripts hold no entries and are skipped.
+  llvm::Error scanFile(llvm::StringRef Path, unsigned Input,
+                       bool WholeArchive);
+
+  /// Same for a buffer already in memory; `Name` is used in messages.
+  llvm::Error scanBuffer(llvm::MemoryBufferRef Buf, unsigned Input,
+                         bool WholeArchive);
+
+  std::vector<kl_entry> Entries;
+  /// Stable C strings the entries' `origin` indexes into.
+  std::vector<const char *> Origins;
+  /// Names of `Wanted` that an always-loaded input defines.
+  llvm::StringSet<> DefinedWanted;
+  /// The first ELF object's class, byte order, machine and flags.
+  std::optional<kl_elf_target> Target;
+  /// The first bitcode module's target triple.
+  std::string BitcodeTriple;
+  /// Whether some ELF input has a ".data" section.
+  bool SawData = false;
+  /// Paths of thin-archive members, which have files of their own.
+  std::vector<std::string> ThinMembers;
+  unsigned FilesScanned = 0, MembersScanned = 0;
+
+private:
+  struct Unit;
+  llvm::Error scanUnit(llvm::MemoryBufferRef Buf, const Unit &U);
+  llvm::Error scanArchive(llvm::MemoryBufferRef Buf, unsigned Input,
+                          bool WholeArchive);
+  llvm::Error scanELF(llvm::MemoryBufferRef Buf, const Unit &U);
+  template <class ELFT>
+  llvm::Error scanELFT(llvm::MemoryBufferRef Buf, const Unit &U);
+  llvm::Error scanBitcode(llvm::MemoryBufferRef Buf, const Unit &U);
+  void scanModuleAsm(llvm::StringRef Asm, llvm::StringRef Triple,
+                     const Unit &U, unsigned &Seq);
+  void addEntry(llvm::StringRef Section, llvm::StringRef Symbol, bool Unique,
+                const Unit &U, unsigned Seq);
+  unsigned addOrigin(llvm::StringRef Label);
+
+  const klto_tables &Tables;
+  const llvm::StringSet<> &Wanted;
+  llvm::BumpPtrAllocator Alloc;
+  llvm::StringSaver Saver;
+};
+
+} // namespace klto::ld
+
+#endif // KLTO_LD_SCANNER_H
