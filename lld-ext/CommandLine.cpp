@@ -164,7 +164,12 @@ public:
     bool Single = !S.starts_with("--");
     StringRef Body = S.drop_front(Single ? 1 : 2);
     auto [Name, Joined] = Body.split('=');
-    if (isValueOption(Name)) {
+    if (Body.size() > 1 && takesJoinedValue(Body[0]) && Name.size() == 1) {
+      // -L=/lib is -L with "=/lib": the sysroot marker.
+      A.Name = Body.take_front(1);
+      A.Value = Body.drop_front(1);
+      A.HasValue = true;
+    } else if (isValueOption(Name)) {
       A.Name = Name;
       A.HasValue = true;
       if (Body.contains('='))
