@@ -377,6 +377,8 @@ Error Scanner::scanBitcode(llvm::MemoryBufferRef Buf, const Unit &U) {
   if (!ModsOrErr)
     return failure(Name + ": bad bitcode: " +
                    llvm::toString(ModsOrErr.takeError()));
+  if (ModsOrErr->empty())
+    return failure(Name + ": bad bitcode: no module in the file");
   unsigned Seq = 0;
   bool WantDefs = !U.Lazy && !Wanted.empty();
   for (llvm::BitcodeModule &BM : *ModsOrErr) {
