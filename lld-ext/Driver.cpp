@@ -17,6 +17,7 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -224,9 +225,14 @@ int main(int Argc, const char **Argv) {
 
   // Scan. Without --kinit-order only the used-symbol list needs it, and an
   // input klto cannot read is then LLD's to report.
+  auto Start = std::chrono::steady_clock::now();
+  auto Millis = [&Start] {
+    return std::chrono::duration<double, std::milli>(
+               std::chrono::steady_clock::now() - Start)
+        .count();
+  };
   std::optional<Scanner> S;
   if (Order || !Wanted.empty() || K.Symversions) {
-    auto Start = std::chrono::steady_clock::now();
     S.emplace(Tables, Wanted);
     llvm::StringSet<> Seen;
     for (size_t I = 0; I < L.Inputs.size(); ++I) {
@@ -242,10 +248,7 @@ int main(int Argc, const char **Argv) {
     if (L.Verbose)
       llvm::errs() << "klto: scanned " << S->FilesScanned << " files, "
                    << S->MembersScanned << " archive members, "
-                   << S->Entries.size() << " table sections in "
-                   << std::chrono::duration<double, std::milli>(
-                          std::chrono::steady_clock::now() - Start)
-                          .count()
+                   << S->Entries.size() << " table sections in " << llvm::format("%.1f", Millis())
                    << " ms\n";
   }
 
@@ -320,6 +323,10 @@ int main(int Argc, const char **Argv) {
         }
       }
     }
+    if (L.Verbose)
+      llvm::errs() << "klto: order computed and written in "
+                   << llvm::format("%.1f", Millis())
+                   << " ms from the start\n";
   } else if (L.UserOrderingFile) {
     Args.push_back(
         Saver.save("--symbol-ordering-file=" + *L.UserOrderingFile).data());

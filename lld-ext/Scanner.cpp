@@ -371,6 +371,12 @@ void Scanner::scanModuleAsm(StringRef Asm, StringRef Triple, const Unit &U,
     addEntry(Section, Label, LabelUses.lookup(Label) == 1, U, Seq++);
 }
 
+void Scanner::scanAsmText(StringRef Asm, StringRef Triple, unsigned Input) {
+  Unit U{Input, 0, addOrigin("<module asm>"), false};
+  unsigned Seq = 0;
+  scanModuleAsm(Asm, Triple, U, Seq);
+}
+
 Error Scanner::scanBitcode(llvm::MemoryBufferRef Buf, const Unit &U) {
   StringRef Name = Buf.getBufferIdentifier();
   auto ModsOrErr = llvm::getBitcodeModuleList(Buf);

@@ -48,6 +48,11 @@ public:
   llvm::Error scanBuffer(llvm::MemoryBufferRef Buf, unsigned Input,
                          bool WholeArchive);
 
+  /// Reads the entry sections a module asm string switches to, as for a
+  /// bitcode file at position `Input`.
+  void scanAsmText(llvm::StringRef Asm, llvm::StringRef Triple,
+                   unsigned Input);
+
   std::vector<kl_entry> Entries;
   /// Stable C strings the entries' `origin` indexes into.
   std::vector<const char *> Origins;
