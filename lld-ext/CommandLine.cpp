@@ -336,14 +336,16 @@ llvm::Expected<LinkLine> parseLinkLine(llvm::ArrayRef<const char *> Argv,
       L.UserOrderingFile = A.Value.str();
       continue; // merged into klto's own file
     }
+    if (N == "o" || N == "output") {
+      L.Output = A.Value.str();
+      continue; // klto may have LLD write elsewhere first
+    }
     L.LldArgs.insert(L.LldArgs.end(), Raw.begin(), Raw.end());
     if (N.empty()) {
       L.Inputs.push_back({A.Value.str(), State.WholeArchive});
     } else if (N == "l" || N == "library") {
       if (auto P = findLibrary(A.Value, Dirs, State.Static))
         L.Inputs.push_back({*P, State.WholeArchive});
-    } else if (N == "o" || N == "output") {
-      L.Output = A.Value.str();
     } else if (N == "T" || N == "script") {
       L.UserScripts.push_back(A.Value.str());
     } else if (N == "r" || N == "relocatable") {

@@ -38,7 +38,7 @@ struct LinkInput {
 
 struct LinkLine {
   KltoOptions Klto;
-  /// argv[0] and every argument for LLD, klto's and the user's
+  /// argv[0] and every argument for LLD, klto's, -o and the user's
   /// --symbol-ordering-file taken out (klto merges the latter into its own).
   std::vector<const char *> LldArgs;
   std::vector<LinkInput> Inputs;

@@ -11,9 +11,11 @@
 #include "Scanner.h"
 #include "anchor.h"
 #include "order.h"
+#include "sectsort.h"
 #include "writers.h"
 
 #include "lld/Common/Driver.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Support/FileSystem.h"
@@ -177,6 +179,40 @@ std::vector<std::string> findSymversions(const LinkLine &L,
   return Found;
 }
 
+long rankOf(void *Ctx, klto_str Section) {
+  const auto &Ranks = *static_cast<const llvm::StringMap<long> *>(Ctx);
+  auto It = Ranks.find(StringRef(Section.p, Section.n));
+  return It == Ranks.end() ? -1 : It->second;
+}
+
+/// Sorts the entry sections of LLD's -r output at `From` and moves it to
+/// `To`; on any failure `To` is left as it was.
+int sortRelocatable(Diag &D, StringRef From, StringRef To,
+                    const klto_tables &Tables,
+                    const llvm::StringMap<long> &Ranks) {
+  auto Buf = llvm::WritableMemoryBuffer::getFile(From);
+  if (!Buf)
+    return fail(D, "cannot read " + From + ": " + Buf.getError().message());
+  llvm::MutableArrayRef<char> Bytes = (*Buf)->getBuffer();
+  if (const char *Err = kl_sort_relocatable(
+          reinterpret_cast<unsigned char *>(Bytes.data()), Bytes.size(),
+          &Tables, rankOf, const_cast<llvm::StringMap<long> *>(&Ranks)))
+    return fail(D, "cannot order the entry sections of " + To + ": " + Err);
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(From, EC);
+    if (!EC) {
+      OS.write(Bytes.data(), Bytes.size());
+      OS.close();
+    }
+    if (EC || OS.has_error())
+      return fail(D, "cannot write " + From);
+  }
+  if (std::error_code EC = llvm::sys::fs::rename(From, To))
+    return fail(D, "cannot move " + From + " to " + To + ": " + EC.message());
+  return 0;
+}
+
 } // namespace
 
 int main(int Argc, const char **Argv) {
@@ -198,6 +234,10 @@ int main(int Argc, const char **Argv) {
   klto_tables Tables{TablePtrs.data(), TablePtrs.size()};
 
   bool Order = K.InitOrder && !L.IndexOnly && !L.InfoOnly;
+  // -r: where LLD writes before the entry sections are sorted, and the
+  // place of each entry section in the order.
+  llvm::SmallString<256> RelocTemp;
+  llvm::StringMap<long> Ranks;
   if (K.MergeSections && !L.Relocatable && !L.InfoOnly)
     return fail(D, "--kmerge-sections merges sections of a relocatable "
                    "(-r) link, as for a kernel module; add -r");
@@ -266,18 +306,21 @@ int main(int Argc, const char **Argv) {
       if (!closeOut(F))
         return fail(D, "cannot write " + *K.OrderMap);
     }
-    auto Script = Temps.create("lds");
-    if (!Script)
-      return fail(D, llvm::toString(Script.takeError()));
     if (L.Relocatable) {
-      FILE *F = openOut(*Script);
-      if (!F)
-        return fail(D, "cannot write " + *Script);
-      kl_write_relocatable_script(F, &O);
-      closeOut(F);
-      Args.push_back("-T");
-      Args.push_back(Saver.save(*Script).data());
+      for (size_t I = 0; I < O.n; ++I)
+        if (O.entries[I].has_id && !O.entries[I].shadowed)
+          Ranks[StringRef(O.entries[I].section.p, O.entries[I].section.n)] =
+              static_cast<long>(I);
+      // LLD writes next to the output; the sorted file replaces it only
+      // when everything worked.
+      llvm::SmallString<256> Model(L.Output);
+      Model += ".klto-%%%%%%";
+      llvm::sys::fs::createUniquePath(Model, RelocTemp,
+                                      /*MakeAbsolute=*/false);
     } else {
+      auto Script = Temps.create("lds");
+      if (!Script)
+        return fail(D, llvm::toString(Script.takeError()));
       auto OrderFile = Temps.create("order");
       if (!OrderFile)
         return fail(D, llvm::toString(OrderFile.takeError()));
@@ -375,11 +418,20 @@ int main(int Argc, const char **Argv) {
       if (S->DefinedWanted.contains(Name))
         Args.push_back(Saver.save("--undefined=" + Name).data());
 
+  Args.push_back("-o");
+  Args.push_back(RelocTemp.empty() ? Saver.save(L.Output).data()
+                                   : RelocTemp.c_str());
+
   // lldMain, not the exit-early variant: the temporary files must outlive
   // LLD and be removed after it.
   lld::Result R = lld::lldMain(Args, llvm::outs(), llvm::errs(),
                                {{lld::Gnu, &lld::elf::link}});
   llvm::outs().flush();
   llvm::errs().flush();
-  return R.retCode;
+  if (RelocTemp.empty())
+    return R.retCode;
+  int RC = R.retCode ? R.retCode : sortRelocatable(D, RelocTemp, L.Output,
+                                                   Tables, Ranks);
+  llvm::sys::fs::remove(RelocTemp);
+  return RC;
 }

@@ -69,7 +69,7 @@ static int cmp_link_order(const void *pa, const void *pb) {
     return a->member < b->member ? -1 : 1;
   if (a->has_id != b->has_id)
     return a->has_id ? 1 : -1;
-  if (a->has_id && a->counter != b->counter)
+  if (a->has_id && !a->by_position && a->counter != b->counter)
     return a->counter < b->counter ? -1 : 1;
   if (a->seq != b->seq)
     return a->seq < b->seq ? -1 : 1;
@@ -101,6 +101,7 @@ static size_t parse_entries(struct kl_order *o, kl_diag_fn diag, void *ctx) {
   for (size_t i = 0; i < o->n; ++i) {
     struct kl_entry *e = &o->entries[i];
     e->shadowed = false;
+    e->by_position = false;
     const char *origin = o->origins[e->origin];
     e->has_id = klto_split_entry_section(o->tables, e->section, &e->table,
                                          &e->id);
@@ -124,8 +125,41 @@ static size_t parse_entries(struct kl_order *o, kl_diag_fn diag, void *ctx) {
       continue;
     }
     e->counter = id.counter;
+    e->modname = id.modname;
   }
   return errors;
+}
+
+static int cmp_file(const void *pa, const void *pb) {
+  const struct kl_entry *a = pa, *b = pb;
+  if (a->input != b->input)
+    return a->input < b->input ? -1 : 1;
+  if (a->member != b->member)
+    return a->member < b->member ? -1 : 1;
+  return 0;
+}
+
+/* Counters restart in every translation unit, so they order one unit's
+ * entries only. A file with entries of several modules was linked with -r
+ * (by klto, which put them in order), and its section order stands. */
+static void mark_multi_module_files(struct kl_order *o) {
+  qsort(o->entries, o->n, sizeof(*o->entries), cmp_file);
+  for (size_t i = 0; i < o->n;) {
+    size_t j = i;
+    bool several = false;
+    struct klto_str first = {NULL, 0};
+    for (; j < o->n && cmp_file(&o->entries[i], &o->entries[j]) == 0; ++j) {
+      if (!o->entries[j].has_id)
+        continue;
+      if (!first.p)
+        first = o->entries[j].modname;
+      else if (!str_eq(first, o->entries[j].modname))
+        several = true;
+    }
+    for (size_t k = i; k < j; ++k)
+      o->entries[k].by_position = several;
+    i = j;
+  }
 }
 
 /* Two entries with one id would get one place in the order. Only entries
@@ -205,6 +239,7 @@ size_t kl_order_compute(struct kl_order *o, kl_diag_fn diag, void *ctx) {
   size_t errors = parse_entries(o, diag, ctx);
   if (o->n == 0)
     return errors;
+  mark_multi_module_files(o);
   size_t *idx = malloc(o->n * sizeof(*idx));
   if (!idx) {
     report(diag, ctx, true, "out of memory ordering %zu entries", o->n);

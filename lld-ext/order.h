@@ -2,7 +2,9 @@
  *
  * The scanner reports every table section it finds; this part decides the
  * order a non-LTO link would have given them (input order, then the counter
- * of the id within a file, as Linux's generate_initcall_order.pl does),
+ * of the id within a file, as Linux's generate_initcall_order.pl does; a
+ * file holding several modules' entries, the output of a -r link, keeps
+ * its own section order),
  * finds duplicate or unparseable ids, and picks for each entry the symbol
  * that --symbol-ordering-file can name. Plain C over counted strings owned
  * by the caller.
@@ -35,7 +37,9 @@ struct kl_entry {
   /* Filled by kl_order_compute. */
   struct klto_str table, id, level; /* level: n == 0 for other tables */
   unsigned long long counter;
+  struct klto_str modname;
   bool has_id;
+  bool by_position; /* its file holds several modules' entries */
   bool orderable; /* `symbol` names this entry alone in the link */
   bool shadowed;  /* a later archive member's copy of an ordered entry */
   unsigned table_rank;

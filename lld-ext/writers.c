@@ -88,24 +88,6 @@ void kl_write_table_script(FILE *out, const struct klto_tables *tables,
   fprintf(out, "}\nINSERT AFTER %s;\n", insert_after);
 }
 
-void kl_write_relocatable_script(FILE *out, const struct kl_order *o) {
-  fprintf(out, "/* klto: initcall order for a relocatable link */\n"
-               "SECTIONS {\n");
-  size_t i = 0;
-  while (i < o->n) {
-    struct klto_str table = o->entries[i].table;
-    fprintf(out, "  %.*s : {\n    KEEP(*(%.*s))\n", (int)table.n, table.p,
-            (int)table.n, table.p);
-    for (; i < o->n && same(o->entries[i].table, table); ++i) {
-      const struct kl_entry *e = &o->entries[i];
-      if (e->has_id && !e->shadowed)
-        fprintf(out, "    KEEP(*(%.*s))\n", (int)e->section.n, e->section.p);
-    }
-    fprintf(out, "  }\n");
-  }
-  fprintf(out, "}\n");
-}
-
 void kl_write_merge_script(FILE *out) {
   static const char *const bases[] = {".bss", ".data", ".rodata", ".text"};
   fprintf(out, "/* klto: split sections merged back, as Linux's "

@@ -4,8 +4,7 @@
  * near-linear, and it still orders sections a user script places) and, when
  * no user script lays out the tables, as a small INSERT script with one rule
  * per table that creates the table sections and their boundary symbols.
- * Relocatable links ignore symbol ordering, so they get a SECTIONS script
- * with one rule per entry, as Linux's generate_initcall_order.pl writes.
+ * Relocatable links ignore symbol ordering; sectsort.h handles them.
  *===----------------------------------------------------------------------===*/
 #ifndef KLTO_LD_WRITERS_H
 #define KLTO_LD_WRITERS_H
@@ -28,10 +27,6 @@ void kl_write_symbol_order(FILE *out, const struct kl_order *o);
  * __start_<name>/__stop_<name>; every symbol PROVIDEd. */
 void kl_write_table_script(FILE *out, const struct klto_tables *tables,
                            const char *insert_after);
-
-/* SECTIONS script for relocatable links: each table merged into one
- * section named after it, entries in order. */
-void kl_write_relocatable_script(FILE *out, const struct kl_order *o);
 
 /* SECTIONS script for --kmerge-sections, as Linux's scripts/module.lds.S:
  * split .text.*, .data.*, .rodata.*, .bss.* (and their "..L" local

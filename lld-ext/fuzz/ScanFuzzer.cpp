@@ -6,18 +6,31 @@
 // prefixes and then garbage. Whatever is found goes through the order
 // computation and every writer, as in a real link.
 //
+// LLVM 19's own bitcode reader is not memory-safe on malformed input (it
+// reads past its string table in GlobalValue::setPartition, a finding of
+// this target that stock ld.lld and llvm-nm share); KLTO_FUZZ_NO_BITCODE=1
+// keeps such inputs away from it so the run tests klto's code.
+//
 //===----------------------------------------------------------------------===//
 #include "Scanner.h"
 #include "order.h"
+#include "sectsort.h"
 #include "writers.h"
 
 #include "llvm/ADT/StringSet.h"
+#include "llvm/BinaryFormat/Magic.h"
 #include "llvm/Support/MemoryBufferRef.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <string>
+#include <vector>
 
 static void ignoreDiag(void *, bool, const char *) {}
+
+static long rankByLength(void *, klto_str Section) {
+  return Section.n % 3 ? static_cast<long>(Section.n) : -1;
+}
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   if (Size == 0)
@@ -62,6 +75,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     break;
   }
   }
+  static const bool NoBitcode = std::getenv("KLTO_FUZZ_NO_BITCODE");
+  if (NoBitcode &&
+      llvm::identify_magic(Bytes) == llvm::file_magic::bitcode)
+    return 0;
   if (Data[0] % 6 < 4) {
     llvm::MemoryBufferRef Buf(Bytes, "fuzz-input");
     if (llvm::Error E = S.scanBuffer(Buf, 0, Data[0] & 0x40))
@@ -73,7 +90,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   FILE *Null = std::fopen("/dev/null", "w");
   kl_write_order_map(Null, &O);
   kl_write_symbol_order(Null, &O);
-  kl_write_relocatable_script(Null, &O);
   std::fclose(Null);
+  // The -r post-pass on whatever the input is, with every entry ranked.
+  std::vector<unsigned char> Copy(Bytes.begin(), Bytes.end());
+  kl_sort_relocatable(Copy.data(), Copy.size(), &Tables, rankByLength,
+                      nullptr);
   return 0;
 }
