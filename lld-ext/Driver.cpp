@@ -275,15 +275,17 @@ int main(int Argc, const char **Argv) {
   if (Order || !Wanted.empty() || K.Symversions) {
     S.emplace(Tables, Wanted);
     llvm::StringSet<> Seen;
-    for (size_t I = 0; I < L.Inputs.size(); ++I) {
-      const LinkInput &In = L.Inputs[I];
-      if (!Seen.insert(In.Path).second)
-        continue; // LLD loads an archive's members once
-      if (llvm::Error E = S->scanFile(In.Path, I, In.WholeArchive)) {
-        if (Order)
-          return fail(D, llvm::toString(std::move(E)));
-        llvm::consumeError(std::move(E));
-      }
+    std::vector<std::pair<std::string, bool>> Files;
+    for (const LinkInput &In : L.Inputs) {
+      // LLD loads an archive's members once, however often it is named.
+      bool First = Seen.insert(In.Path).second;
+      Files.push_back({First ? In.Path : std::string(), In.WholeArchive});
+    }
+    std::vector<std::string> Failed = S->scanFiles(Files);
+    if (Order && !Failed.empty()) {
+      for (const std::string &Msg : Failed)
+        printDiag(&D, true, Msg.c_str());
+      return 1;
     }
     if (L.Verbose)
       llvm::errs() << "klto: scanned " << S->FilesScanned << " files, "

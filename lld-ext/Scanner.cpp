@@ -21,6 +21,7 @@
 #include "llvm/Object/Archive.h"
 #include "llvm/Object/ELF.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Parallel.h"
 
 using llvm::Error;
 using llvm::StringRef;
@@ -77,6 +78,51 @@ static bool betterEntrySymbol(StringRef Candidate) {
          Candidate.starts_with("__kltoentry__");
 }
 
+void Scanner::merge(std::unique_ptr<Scanner> PartPtr) {
+  Scanner &Part = *PartPtr;
+  unsigned Base = Origins.size();
+  Origins.insert(Origins.end(), Part.Origins.begin(), Part.Origins.end());
+  for (kl_entry E : Part.Entries) {
+    E.origin += Base;
+    Entries.push_back(E);
+  }
+  for (const auto &Name : Part.DefinedWanted)
+    DefinedWanted.insert(Name.getKey());
+  if (!Target)
+    Target = Part.Target;
+  if (BitcodeTriple.empty())
+    BitcodeTriple = Part.BitcodeTriple;
+  SawData |= Part.SawData;
+  ThinMembers.insert(ThinMembers.end(), Part.ThinMembers.begin(),
+                     Part.ThinMembers.end());
+  FilesScanned += Part.FilesScanned;
+  MembersScanned += Part.MembersScanned;
+  // The entries point into the part's strings.
+  Parts.push_back(std::move(PartPtr));
+}
+
+std::vector<std::string>
+Scanner::scanFiles(llvm::ArrayRef<std::pair<std::string, bool>> Files) {
+  std::vector<std::unique_ptr<Scanner>> Results(Files.size());
+  std::vector<std::string> Errors(Files.size());
+  llvm::parallelFor(0, Files.size(), [&](size_t I) {
+    if (Files[I].first.empty())
+      return;
+    Results[I] = std::make_unique<Scanner>(Tables, Wanted);
+    Results[I]->SkipBitcode = SkipBitcode;
+    if (Error E = Results[I]->scanFile(Files[I].first, I, Files[I].second))
+      Errors[I] = llvm::toString(std::move(E));
+  });
+  std::vector<std::string> Failed;
+  for (size_t I = 0; I < Files.size(); ++I) {
+    if (Results[I])
+      merge(std::move(Results[I]));
+    if (!Errors[I].empty())
+      Failed.push_back(std::move(Errors[I]));
+  }
+  return Failed;
+}
+
 Error Scanner::scanFile(StringRef Path, unsigned Input, bool WholeArchive) {
   auto BufOrErr = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
                                               /*RequiresNullTerminator=*/false);
@@ -103,7 +149,7 @@ Error Scanner::scanBuffer(llvm::MemoryBufferRef Buf, unsigned Input,
 
 Error Scanner::scanUnit(llvm::MemoryBufferRef Buf, const Unit &U) {
   if (llvm::identify_magic(Buf.getBuffer()) == llvm::file_magic::bitcode)
-    return scanBitcode(Buf, U);
+    return SkipBitcode ? Error::success() : scanBitcode(Buf, U);
   if (Buf.getBuffer().starts_with("\x7f"
                                   "ELF"))
     return scanELF(Buf, U);
@@ -237,15 +283,19 @@ Error Scanner::scanELFT(llvm::MemoryBufferRef Buf, const Unit &U) {
     if (Sym.st_shndx == llvm::ELF::SHN_UNDEF || Type == llvm::ELF::STT_SECTION ||
         Type == llvm::ELF::STT_FILE)
       continue;
+    // Names are read only for the symbols that matter: most are neither
+    // global definitions nor in a table section.
+    bool Global = Sym.getBinding() != llvm::ELF::STB_LOCAL;
+    auto It = Found.find(Sym.st_shndx);
+    if (It == Found.end() && !(WantDefs && Global))
+      continue;
     auto SymName = Sym.getName(*StrTabOrErr);
     if (!SymName)
       return Corrupt(SymName.takeError());
     if (SymName->empty())
       continue;
-    if (WantDefs && Sym.getBinding() != llvm::ELF::STB_LOCAL &&
-        Wanted.contains(*SymName))
+    if (WantDefs && Global && Wanted.contains(*SymName))
       DefinedWanted.insert(*SymName);
-    auto It = Found.find(Sym.st_shndx);
     if (It == Found.end())
       continue;
     ++Uses[*SymName];

@@ -9,7 +9,8 @@
 // LLVM 19's own bitcode reader is not memory-safe on malformed input (it
 // reads past its string table in GlobalValue::setPartition, a finding of
 // this target that stock ld.lld and llvm-nm share); KLTO_FUZZ_NO_BITCODE=1
-// keeps such inputs away from it so the run tests klto's code.
+// keeps the scanner away from it (Scanner::SkipBitcode) so the run tests
+// klto's code.
 //
 //===----------------------------------------------------------------------===//
 #include "Scanner.h"
@@ -18,7 +19,6 @@
 #include "writers.h"
 
 #include "llvm/ADT/StringSet.h"
-#include "llvm/BinaryFormat/Magic.h"
 #include "llvm/Support/MemoryBufferRef.h"
 
 #include <cstdio>
@@ -76,9 +76,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   }
   }
   static const bool NoBitcode = std::getenv("KLTO_FUZZ_NO_BITCODE");
-  if (NoBitcode &&
-      llvm::identify_magic(Bytes) == llvm::file_magic::bitcode)
-    return 0;
+  S.SkipBitcode = NoBitcode;
   if (Data[0] % 6 < 4) {
     llvm::MemoryBufferRef Buf(Bytes, "fuzz-input");
     if (llvm::Error E = S.scanBuffer(Buf, 0, Data[0] & 0x40))
