@@ -23,6 +23,7 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Triple.h"
 
@@ -190,24 +191,32 @@ long rankOf(void *Ctx, klto_str Section) {
 int sortRelocatable(Diag &D, StringRef From, StringRef To,
                     const klto_tables &Tables,
                     const llvm::StringMap<long> &Ranks) {
-  auto Buf = llvm::WritableMemoryBuffer::getFile(From);
-  if (!Buf)
-    return fail(D, "cannot read " + From + ": " + Buf.getError().message());
-  llvm::MutableArrayRef<char> Bytes = (*Buf)->getBuffer();
-  if (const char *Err = kl_sort_relocatable(
-          reinterpret_cast<unsigned char *>(Bytes.data()), Bytes.size(),
-          &Tables, rankOf, const_cast<llvm::StringMap<long> *>(&Ranks)))
-    return fail(D, "cannot order the entry sections of " + To + ": " + Err);
-  {
-    std::error_code EC;
-    llvm::raw_fd_ostream OS(From, EC);
-    if (!EC) {
-      OS.write(Bytes.data(), Bytes.size());
-      OS.close();
-    }
-    if (EC || OS.has_error())
-      return fail(D, "cannot write " + From);
+  // Mapped, so only the pages holding section headers, symbols and groups
+  // are written back, not the whole object.
+  int FD;
+  if (std::error_code EC = llvm::sys::fs::openFileForReadWrite(
+          From, FD, llvm::sys::fs::CD_OpenExisting, llvm::sys::fs::OF_None))
+    return fail(D, "cannot open " + From + ": " + EC.message());
+  uint64_t Size = 0;
+  llvm::sys::fs::file_status Status;
+  if (std::error_code EC = llvm::sys::fs::status(FD, Status)) {
+    llvm::sys::Process::SafelyCloseFileDescriptor(FD);
+    return fail(D, "cannot read " + From + ": " + EC.message());
   }
+  Size = Status.getSize();
+  std::error_code EC;
+  llvm::sys::fs::mapped_file_region Map(
+      llvm::sys::fs::convertFDToNativeFile(FD),
+      llvm::sys::fs::mapped_file_region::readwrite, Size, 0, EC);
+  llvm::sys::Process::SafelyCloseFileDescriptor(FD);
+  if (EC)
+    return fail(D, "cannot map " + From + ": " + EC.message());
+  const char *Err = kl_sort_relocatable(
+      reinterpret_cast<unsigned char *>(Map.data()), Size, &Tables, rankOf,
+      const_cast<llvm::StringMap<long> *>(&Ranks));
+  Map.unmap();
+  if (Err)
+    return fail(D, "cannot order the entry sections of " + To + ": " + Err);
   if (std::error_code EC = llvm::sys::fs::rename(From, To))
     return fail(D, "cannot move " + From + " to " + To + ": " + EC.message());
   return 0;
