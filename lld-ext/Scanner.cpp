@@ -184,10 +184,19 @@ Error Scanner::scanArchive(llvm::MemoryBufferRef Buf, unsigned Input,
                      "): cannot read archive member: " +
                      llvm::toString(MemberBuf.takeError()));
     }
-    if (Ar.isThin())
+    StringRef Data = MemberBuf->getBuffer();
+    // LLVM checks a member's size against the archive only when it steps
+    // to the next member (the fuzzer found this): check before reading.
+    const char *ArBegin = Buf.getBufferStart(), *ArEnd = Buf.getBufferEnd();
+    if (Data.data() >= ArBegin && Data.data() <= ArEnd &&
+        Data.size() > static_cast<size_t>(ArEnd - Data.data())) {
+      llvm::consumeError(std::move(Err));
+      return failure(Buf.getBufferIdentifier() + ": bad archive: member " +
+                     Name + " extends past the end of the archive");
+    }
+    if (Ar.isThin() && (Data.data() < ArBegin || Data.data() > ArEnd))
       ThinMembers.push_back(Name);
     ++MembersScanned;
-    StringRef Data = MemberBuf->getBuffer();
     if (llvm::identify_magic(Data) != llvm::file_magic::bitcode &&
         !Data.starts_with("\x7f"
                           "ELF"))
