@@ -366,6 +366,8 @@ llvm::Expected<LinkLine> parseLinkLine(llvm::ArrayRef<const char *> Argv,
       Saved.pop_back();
     } else if (N == "verbose") {
       L.Verbose = true;
+    } else if (N == "time-trace") {
+      L.TimeTrace = A.Value.str();
     } else if (N == "thinlto-index-only" ||
                (N == "plugin-opt" && A.Value.starts_with("thinlto-index-only"))) {
       L.IndexOnly = true;

@@ -47,6 +47,8 @@ struct LinkLine {
   std::optional<std::string> UserOrderingFile;
   bool Relocatable = false;
   bool Verbose = false;
+  /// --time-trace[=file]: where LLD writes its trace ("" for its default).
+  std::optional<std::string> TimeTrace;
   bool IndexOnly = false; // --thinlto-index-only: no output to order
   bool InfoOnly = false;  // --version, --help, -v with no inputs
 };

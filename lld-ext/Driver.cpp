@@ -24,6 +24,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/TimeProfiler.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Triple.h"
 
@@ -274,6 +275,10 @@ int main(int Argc, const char **Argv) {
 
   // Scan. Without --kinit-order only the used-symbol list needs it, and an
   // input klto cannot read is then LLD's to report.
+  // LLD starts its own trace profiler, so klto's phases go to a trace file
+  // of their own beside LLD's, written before LLD runs.
+  if (L.TimeTrace)
+    llvm::timeTraceProfilerInitialize(500, "ld.lld (klto)");
   auto Start = std::chrono::steady_clock::now();
   auto Millis = [&Start] {
     return std::chrono::duration<double, std::milli>(
@@ -282,6 +287,7 @@ int main(int Argc, const char **Argv) {
   };
   std::optional<Scanner> S;
   if (Order || !Wanted.empty() || K.Symversions) {
+    llvm::TimeTraceScope Scope("klto: scan inputs");
     S.emplace(Tables, Wanted);
     llvm::StringSet<> Seen;
     std::vector<std::pair<std::string, bool>> Files;
@@ -303,6 +309,9 @@ int main(int Argc, const char **Argv) {
                    << " ms\n";
   }
 
+  std::optional<llvm::TimeTraceScope> OrderScope;
+  if (Order)
+    OrderScope.emplace("klto: compute and write the order");
   if (Order) {
     kl_order O{S->Entries.data(), S->Entries.size(), S->Origins.data(),
                &Tables};
@@ -429,6 +438,20 @@ int main(int Argc, const char **Argv) {
       if (S->DefinedWanted.contains(Name))
         Args.push_back(Saver.save("--undefined=" + Name).data());
 
+  OrderScope.reset();
+  if (L.TimeTrace) {
+    std::string Trace = L.TimeTrace->empty()
+                            ? L.Output + ".time-trace.klto"
+                            : *L.TimeTrace + ".klto";
+    if (llvm::Error E = llvm::timeTraceProfilerWrite(Trace, L.Output))
+      printDiag(&D, false, llvm::toString(std::move(E)).c_str());
+    llvm::timeTraceProfilerCleanup();
+  }
+
+  // LLD names its default trace after the file it writes.
+  if (L.TimeTrace && L.TimeTrace->empty() && !RelocTemp.empty())
+    Args.push_back(
+        Saver.save("--time-trace=" + L.Output + ".time-trace").data());
   Args.push_back("-o");
   Args.push_back(RelocTemp.empty() ? Saver.save(L.Output).data()
                                    : RelocTemp.c_str());
