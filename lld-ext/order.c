@@ -6,6 +6,7 @@
  *===----------------------------------------------------------------------===*/
 #include "order.h"
 
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +47,6 @@ unsigned kl_table_rank(const struct klto_tables *tables,
 static void report(kl_diag_fn diag, void *ctx, bool is_error, const char *fmt,
                    ...) __attribute__((format(printf, 4, 5)));
 
-#include <stdarg.h>
 static void report(kl_diag_fn diag, void *ctx, bool is_error, const char *fmt,
                    ...) {
   char buf[2048];
