@@ -269,12 +269,6 @@ int main(int Argc, const char **Argv) {
     Used.insert(Used.end(), K.UsedSymbolNames.begin(),
                 K.UsedSymbolNames.end());
   }
-  llvm::StringSet<> Wanted;
-  for (const std::string &S : Used)
-    Wanted.insert(S);
-
-  // Scan. Without --kinit-order only the used-symbol list needs it, and an
-  // input klto cannot read is then LLD's to report.
   // LLD starts its own trace profiler, so klto's phases go to a trace file
   // of their own beside LLD's, written before LLD runs.
   if (L.TimeTrace)
@@ -286,9 +280,9 @@ int main(int Argc, const char **Argv) {
         .count();
   };
   std::optional<Scanner> S;
-  if (Order || !Wanted.empty() || K.Symversions) {
+  if (Order || K.Symversions) {
     llvm::TimeTraceScope Scope("klto: scan inputs");
-    S.emplace(Tables, Wanted);
+    S.emplace(Tables);
     llvm::StringSet<> Seen;
     std::vector<std::pair<std::string, bool>> Files;
     for (const LinkInput &In : L.Inputs) {
@@ -433,10 +427,11 @@ int main(int Argc, const char **Argv) {
     }
   }
 
-  if (S)
-    for (const std::string &Name : Used)
-      if (S->DefinedWanted.contains(Name))
-        Args.push_back(Saver.save("--undefined=" + Name).data());
+  // --export-dynamic-symbol, unlike -u, keeps a definition through LTO
+  // internalization and --gc-sections without making LLD load an archive
+  // member for it, and names nobody defines cost nothing.
+  for (const std::string &Name : Used)
+    Args.push_back(Saver.save("--export-dynamic-symbol=" + Name).data());
 
   OrderScope.reset();
   if (L.TimeTrace) {

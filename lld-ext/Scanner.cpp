@@ -40,8 +40,7 @@ static Error failure(const llvm::Twine &Msg) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), Msg);
 }
 
-Scanner::Scanner(const klto_tables &Tables, const llvm::StringSet<> &Wanted)
-    : Tables(Tables), Wanted(Wanted), Saver(Alloc) {}
+Scanner::Scanner(const klto_tables &Tables) : Tables(Tables), Saver(Alloc) {}
 
 Scanner::~Scanner() = default;
 
@@ -86,8 +85,6 @@ void Scanner::merge(std::unique_ptr<Scanner> PartPtr) {
     E.origin += Base;
     Entries.push_back(E);
   }
-  for (const auto &Name : Part.DefinedWanted)
-    DefinedWanted.insert(Name.getKey());
   if (!Target)
     Target = Part.Target;
   if (BitcodeTriple.empty())
@@ -108,7 +105,7 @@ Scanner::scanFiles(llvm::ArrayRef<std::pair<std::string, bool>> Files) {
   llvm::parallelFor(0, Files.size(), [&](size_t I) {
     if (Files[I].first.empty())
       return;
-    Results[I] = std::make_unique<Scanner>(Tables, Wanted);
+    Results[I] = std::make_unique<Scanner>(Tables);
     Results[I]->SkipBitcode = SkipBitcode;
     if (Error E = Results[I]->scanFile(Files[I].first, I, Files[I].second))
       Errors[I] = llvm::toString(std::move(E));
@@ -273,8 +270,9 @@ Error Scanner::scanELFT(llvm::MemoryBufferRef Buf, const Unit &U) {
     if (isTableSection(Tables, *SecName))
       Found[I] = {*SecName, StringRef()};
   }
-  bool WantDefs = !U.Lazy && !Wanted.empty();
-  if ((Found.empty() && !WantDefs) || !SymTab) {
+  if (Found.empty())
+    return Error::success();
+  if (!SymTab) {
     for (auto &[Index, Sec] : Found)
       addEntry(Sec.first, StringRef(), false, U, Index);
     return Error::success();
@@ -292,20 +290,13 @@ Error Scanner::scanELFT(llvm::MemoryBufferRef Buf, const Unit &U) {
     if (Sym.st_shndx == llvm::ELF::SHN_UNDEF || Type == llvm::ELF::STT_SECTION ||
         Type == llvm::ELF::STT_FILE)
       continue;
-    // Names are read only for the symbols that matter: most are neither
-    // global definitions nor in a table section.
-    bool Global = Sym.getBinding() != llvm::ELF::STB_LOCAL;
     auto It = Found.find(Sym.st_shndx);
-    if (It == Found.end() && !(WantDefs && Global))
+    if (It == Found.end())
       continue;
     auto SymName = Sym.getName(*StrTabOrErr);
     if (!SymName)
       return Corrupt(SymName.takeError());
     if (SymName->empty())
-      continue;
-    if (WantDefs && Global && Wanted.contains(*SymName))
-      DefinedWanted.insert(*SymName);
-    if (It == Found.end())
       continue;
     ++Uses[*SymName];
     StringRef &Best = It->second.second;
@@ -445,7 +436,6 @@ Error Scanner::scanBitcode(llvm::MemoryBufferRef Buf, const Unit &U) {
   if (ModsOrErr->empty())
     return failure(Name + ": bad bitcode: no module in the file");
   unsigned Seq = 0;
-  bool WantDefs = !U.Lazy && !Wanted.empty();
   for (llvm::BitcodeModule &BM : *ModsOrErr) {
     llvm::LLVMContext Ctx;
     auto MOrErr = BM.getLazyModule(Ctx, /*ShouldLazyLoadMetadata=*/true,
@@ -459,19 +449,11 @@ Error Scanner::scanBitcode(llvm::MemoryBufferRef Buf, const Unit &U) {
     // The code generator emits module asm before any global.
     scanModuleAsm(M.getModuleInlineAsm(), M.getTargetTriple(), U, Seq);
     for (const llvm::GlobalVariable &GV : M.globals()) {
-      if (WantDefs && !GV.isDeclaration() && !GV.hasLocalLinkage() &&
-          Wanted.contains(GV.getName()))
-        DefinedWanted.insert(GV.getName());
       if (!GV.hasSection() || GV.isDeclaration() ||
           !isTableSection(Tables, GV.getSection()))
         continue;
       addEntry(GV.getSection(), GV.getName(), GV.hasName(), U, Seq++);
     }
-    if (WantDefs)
-      for (const llvm::Function &Fn : M.functions())
-        if (!Fn.isDeclaration() && !Fn.hasLocalLinkage() &&
-            Wanted.contains(Fn.getName()))
-          DefinedWanted.insert(Fn.getName());
   }
   return Error::success();
 }

@@ -15,7 +15,6 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
-#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Allocator.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBufferRef.h"
@@ -34,9 +33,8 @@ namespace klto::ld {
 
 class Scanner {
 public:
-  /// `Tables` names the extra tables; `Wanted` the symbols whose
-  /// definitions in always-loaded inputs the caller wants to learn about.
-  Scanner(const klto_tables &Tables, const llvm::StringSet<> &Wanted);
+  /// `Tables` names the extra tables.
+  explicit Scanner(const klto_tables &Tables);
   ~Scanner();
 
   /// Scans files (path, whole-archive) in parallel, file I at link
@@ -69,8 +67,6 @@ public:
   std::vector<kl_entry> Entries;
   /// Stable C strings the entries' `origin` indexes into.
   std::vector<const char *> Origins;
-  /// Names of `Wanted` that an always-loaded input defines.
-  llvm::StringSet<> DefinedWanted;
   /// The first ELF object's class, byte order, machine and flags.
   std::optional<kl_elf_target> Target;
   /// The first bitcode module's target triple.
@@ -99,7 +95,6 @@ private:
   unsigned addOrigin(llvm::StringRef Label);
 
   const klto_tables &Tables;
-  const llvm::StringSet<> &Wanted;
   llvm::BumpPtrAllocator Alloc;
   llvm::StringSaver Saver;
   std::vector<std::unique_ptr<Scanner>> Parts;

@@ -18,7 +18,6 @@
 #include "sectsort.h"
 #include "writers.h"
 
-#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MemoryBufferRef.h"
 
 #include <cstdio>
@@ -37,9 +36,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     return 0;
   static const char *Extra[] = {".fixup_final", "my_table"};
   klto_tables Tables{Extra, 2};
-  llvm::StringSet<> Wanted;
-  Wanted.insert("memcpy");
-  klto::ld::Scanner S(Tables, Wanted);
+  klto::ld::Scanner S(Tables);
 
   std::string Bytes(reinterpret_cast<const char *>(Data) + 1, Size - 1);
   switch (Data[0] % 6) {
