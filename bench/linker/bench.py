@@ -245,22 +245,27 @@ def main():
                   flush=True)
 
     print("\n### Whole links, ELF inputs (seconds, min / median)\n")
-    print("| N | final, user -T | + --kinit-order | overhead | final, "
-          "--kinit-order, no -T | -r | -r --kinit-order | overhead |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| N | stock ld.lld, user -T | klto ld.lld, user -T | + --kinit-order | "
+          "overhead | --kinit-order, no -T | stock -r | klto -r | "
+          "-r --kinit-order | overhead |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     link = {}
+    stock = f"{LLVM}/ld.lld"
     for n in sizes:
         objs = generate(args.work, n, "elf")
         d = os.path.dirname(objs[0])
-        base = [ld, "-static", "-e", "_start", "start.o", "-o", "out"] + objs
-        f0 = timed(base + ["-T", "tables.lds"], args.runs, d)
-        f1 = timed(base + ["-T", "tables.lds", "--kinit-order"], args.runs, d)
-        f2 = timed(base + ["--kinit-order"], args.runs, d)
+        tail = ["-static", "-e", "_start", "start.o", "-o", "out"] + objs
+        fs = timed([stock] + tail + ["-T", "tables.lds"], args.runs, d)
+        f0 = timed([ld] + tail + ["-T", "tables.lds"], args.runs, d)
+        f1 = timed([ld] + tail + ["-T", "tables.lds", "--kinit-order"], args.runs, d)
+        f2 = timed([ld] + tail + ["--kinit-order"], args.runs, d)
+        rs = timed([stock, "-r", "-o", "out.o"] + objs, args.runs, d)
         r0 = timed([ld, "-r", "-o", "out.o"] + objs, args.runs, d)
         r1 = timed([ld, "-r", "--kinit-order", "-o", "out.o"] + objs, args.runs, d)
         link[n] = (f1[1], r1[1])
-        print(f"| {n} | {fmt(f0)} | {fmt(f1)} | {100 * (f1[1] / f0[1] - 1):+.1f}% | "
-              f"{fmt(f2)} | {fmt(r0)} | {fmt(r1)} | {100 * (r1[1] / r0[1] - 1):+.1f}% |",
+        print(f"| {n} | {fmt(fs)} | {fmt(f0)} | {fmt(f1)} | "
+              f"{100 * (f1[1] / f0[1] - 1):+.1f}% | {fmt(f2)} | {fmt(rs)} | "
+              f"{fmt(r0)} | {fmt(r1)} | {100 * (r1[1] / r0[1] - 1):+.1f}% |",
               flush=True)
 
     if len(sizes) > 1:
