@@ -116,15 +116,18 @@ def generate(work, n, kind):
     return objs
 
 
-def timed(cmd, runs, cwd=None):
-    """min, median wall seconds of `runs` runs (one warm-up first)."""
-    times = []
+def timed_round_robin(cmds, runs, cwd=None):
+    """min, median wall seconds of each command over `runs` rounds, the
+    commands taking turns so that a machine whose speed drifts affects
+    them alike (one warm-up round first)."""
+    times = [[] for _ in cmds]
     for k in range(runs + 1):
-        t = time.perf_counter()
-        run(cmd, cwd=cwd)
-        if k:
-            times.append(time.perf_counter() - t)
-    return min(times), statistics.median(times)
+        for i, cmd in enumerate(cmds):
+            t = time.perf_counter()
+            run(cmd, cwd=cwd)
+            if k:
+                times[i].append(time.perf_counter() - t)
+    return [(min(t), statistics.median(t)) for t in times]
 
 
 def klto_order(ld, objs, runs, d):
@@ -179,6 +182,11 @@ def fmt(pair):
     return f"{pair[0]:.3f} / {pair[1]:.3f}"
 
 
+def pct(a, b):
+    """Overhead of a over b, of the medians and of the minimums."""
+    return f"{100 * (a[1] / b[1] - 1):+.1f}% ({100 * (a[0] / b[0] - 1):+.1f}%)"
+
+
 def fit_exponent(ns, ts):
     xs = [math.log(n) for n in ns]
     ys = [math.log(t) for t in ts]
@@ -216,17 +224,25 @@ def main():
     ap.add_argument("--work", default="/tmp/klto-linker-bench")
     ap.add_argument("--linux-script")
     ap.add_argument("--skip-nm", action="store_true")
+    ap.add_argument("--links-only", action="store_true",
+                    help="only the whole-link table")
     args = ap.parse_args()
     ld = os.path.join(os.path.abspath(args.build), "bin", "ld.lld")
     sizes = [int(s) for s in args.sizes.split(",")]
     os.makedirs(args.work, exist_ok=True)
 
+    order_times = {}
+    if not args.links_only:
+        order_table(args, ld, sizes, order_times)
+    whole_links(args, ld, sizes, order_times)
+
+
+def order_table(args, ld, sizes, order_times):
     print("### Order computation (seconds, min / median)\n")
     print("| inputs | N | entries | klto, whole process | klto, in process | "
           "one llvm-nm per file | nm / klto | generate_initcall_order.pl | "
           "same order as the script |")
     print("|---|---|---|---|---|---|---|---|---|")
-    order_times = {}
     for kind in ["elf", "bitcode"]:
         for n in sizes:
             objs = generate(args.work, n, kind)
@@ -244,10 +260,12 @@ def main():
                   f"{nm:.3f} | {nm / wall[1]:.0f}x | {perl} | {same} |",
                   flush=True)
 
+
+def whole_links(args, ld, sizes, order_times):
     print("\n### Whole links, ELF inputs (seconds, min / median)\n")
     print("| N | stock ld.lld, user -T | klto ld.lld, user -T | + --kinit-order | "
-          "overhead | --kinit-order, no -T | stock -r | klto -r | "
-          "-r --kinit-order | overhead |")
+          "overhead, median (min) | --kinit-order, no -T | stock -r | klto -r | "
+          "-r --kinit-order | overhead, median (min) |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     link = {}
     stock = f"{LLVM}/ld.lld"
@@ -255,22 +273,23 @@ def main():
         objs = generate(args.work, n, "elf")
         d = os.path.dirname(objs[0])
         tail = ["-static", "-e", "_start", "start.o", "-o", "out"] + objs
-        fs = timed([stock] + tail + ["-T", "tables.lds"], args.runs, d)
-        f0 = timed([ld] + tail + ["-T", "tables.lds"], args.runs, d)
-        f1 = timed([ld] + tail + ["-T", "tables.lds", "--kinit-order"], args.runs, d)
-        f2 = timed([ld] + tail + ["--kinit-order"], args.runs, d)
-        rs = timed([stock, "-r", "-o", "out.o"] + objs, args.runs, d)
-        r0 = timed([ld, "-r", "-o", "out.o"] + objs, args.runs, d)
-        r1 = timed([ld, "-r", "--kinit-order", "-o", "out.o"] + objs, args.runs, d)
+        fs, f0, f1, f2, rs, r0, r1 = timed_round_robin([
+            [stock] + tail + ["-T", "tables.lds"],
+            [ld] + tail + ["-T", "tables.lds"],
+            [ld] + tail + ["-T", "tables.lds", "--kinit-order"],
+            [ld] + tail + ["--kinit-order"],
+            [stock, "-r", "-o", "out.o"] + objs,
+            [ld, "-r", "-o", "out.o"] + objs,
+            [ld, "-r", "--kinit-order", "-o", "out.o"] + objs], args.runs, d)
         link[n] = (f1[1], r1[1])
         print(f"| {n} | {fmt(fs)} | {fmt(f0)} | {fmt(f1)} | "
-              f"{100 * (f1[1] / f0[1] - 1):+.1f}% | {fmt(f2)} | {fmt(rs)} | "
-              f"{fmt(r0)} | {fmt(r1)} | {100 * (r1[1] / r0[1] - 1):+.1f}% |",
+              f"{pct(f1, f0)} | {fmt(f2)} | {fmt(rs)} | "
+              f"{fmt(r0)} | {fmt(r1)} | {pct(r1, r0)} |",
               flush=True)
 
     if len(sizes) > 1:
         print("\n### Growth (exponent of a log-log fit of the median over N)\n")
-        for kind in ["elf", "bitcode"]:
+        for kind in ["elf", "bitcode"] if order_times else []:
             e = fit_exponent(sizes, [order_times[(kind, n)] for n in sizes])
             print(f"* order computation, {kind}: {e:.2f}")
         print(f"* final link with --kinit-order: "
