@@ -272,7 +272,8 @@ int main(int Argc, const char **Argv) {
   // LLD starts its own trace profiler, so klto's phases go to a trace file
   // of their own beside LLD's, written before LLD runs.
   if (L.TimeTrace)
-    llvm::timeTraceProfilerInitialize(500, "ld.lld (klto)");
+    llvm::timeTraceProfilerInitialize(/*TimeTraceGranularity=*/0,
+                                      "ld.lld (klto)");
   auto Start = std::chrono::steady_clock::now();
   auto Millis = [&Start] {
     return std::chrono::duration<double, std::milli>(
