@@ -1,0 +1,467 @@
+//===- Driver.cpp - klto's ld.lld: LLD 19 with initcall ordering ----------===//
+//
+// Takes klto's options out of the command line, scans the inputs when an
+// option needs them, turns the computed order into files LLD reads
+// (symbol ordering file, linker scripts), and runs LLD in process with the
+// user's arguments plus those files. Every check that can fail does so
+// before LLD runs, so a failed link never creates or replaces the output.
+//
+//===----------------------------------------------------------------------===//
+#include "CommandLine.h"
+#include "Scanner.h"
+#include "anchor.h"
+#include "order.h"
+#include "sectsort.h"
+#include "writers.h"
+
+#include "lld/Common/Driver.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/BinaryFormat/ELF.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/TimeProfiler.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <chrono>
+#include <cstdio>
+
+LLD_HAS_DRIVER(elf)
+
+using llvm::StringRef;
+using namespace klto::ld;
+
+namespace {
+
+/// Linux's scripts/lto-used-symbollist.txt: calls LTO's code generator may
+/// add after it has internalized or dropped the definitions.
+const char *const DefaultUsedSymbols[] = {"memcpy", "memmove", "memset",
+                                          "__stack_chk_fail",
+                                          "__stack_chk_guard"};
+
+struct Diag {
+  const char *Argv0;
+  size_t Errors = 0;
+};
+
+void printDiag(void *Ctx, bool IsError, const char *Msg) {
+  Diag &D = *static_cast<Diag *>(Ctx);
+  llvm::errs() << llvm::sys::path::filename(D.Argv0)
+               << (IsError ? ": error: " : ": warning: ") << Msg << "\n";
+  D.Errors += IsError;
+}
+
+int fail(Diag &D, const llvm::Twine &Msg) {
+  printDiag(&D, true, Msg.str().c_str());
+  return 1;
+}
+
+/// Temporary files handed to LLD, removed when the link is over.
+class TempFiles {
+public:
+  ~TempFiles() {
+    for (const std::string &P : Paths)
+      llvm::sys::fs::remove(P);
+  }
+  llvm::Expected<std::string> create(StringRef Suffix) {
+    llvm::SmallString<128> P;
+    if (std::error_code EC =
+            llvm::sys::fs::createTemporaryFile("klto-ld", Suffix, P))
+      return llvm::createStringError(EC, "cannot create a temporary file: " +
+                                             EC.message());
+    Paths.push_back(std::string(P));
+    return Paths.back();
+  }
+
+private:
+  std::vector<std::string> Paths;
+};
+
+/// Opens `Path` for writing as a C stream for the C writers.
+FILE *openOut(StringRef Path) {
+  return Path == "-" ? stdout : std::fopen(Path.str().c_str(), "w");
+}
+
+bool closeOut(FILE *F) { return F == stdout ? std::fflush(F) == 0 : std::fclose(F) == 0; }
+
+/// ELF class, byte order and machine for a triple, for links whose only
+/// objects are bitcode.
+std::optional<kl_elf_target> targetForTriple(StringRef TripleStr) {
+  llvm::Triple T(TripleStr);
+  kl_elf_target R{T.isArch64Bit(), !T.isLittleEndian(), 0, 0};
+  switch (T.getArch()) {
+  case llvm::Triple::x86_64:
+    R.machine = llvm::ELF::EM_X86_64;
+    break;
+  case llvm::Triple::x86:
+    R.machine = llvm::ELF::EM_386;
+    break;
+  case llvm::Triple::aarch64:
+  case llvm::Triple::aarch64_be:
+    R.machine = llvm::ELF::EM_AARCH64;
+    break;
+  case llvm::Triple::arm:
+  case llvm::Triple::armeb:
+  case llvm::Triple::thumb:
+  case llvm::Triple::thumbeb:
+    R.machine = llvm::ELF::EM_ARM;
+    break;
+  case llvm::Triple::riscv32:
+  case llvm::Triple::riscv64:
+    R.machine = llvm::ELF::EM_RISCV;
+    break;
+  case llvm::Triple::ppc64:
+  case llvm::Triple::ppc64le:
+    R.machine = llvm::ELF::EM_PPC64;
+    break;
+  default:
+    return std::nullopt;
+  }
+  return R;
+}
+
+/// Appends the names in a used-symbol list file: one per line, '#' starts a
+/// comment.
+llvm::Error readSymbolList(StringRef Path, std::vector<std::string> &Out) {
+  auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
+  if (!Buf)
+    return llvm::createStringError(Buf.getError(), "cannot read " + Path +
+                                                       ": " +
+                                                       Buf.getError().message());
+  StringRef Text = (*Buf)->getBuffer();
+  while (!Text.empty()) {
+    auto [Line, Rest] = Text.split('\n');
+    Text = Rest;
+    Line = Line.split('#').first.trim();
+    if (!Line.empty())
+      Out.push_back(Line.str());
+  }
+  return llvm::Error::success();
+}
+
+/// A user script that lays out a table itself takes precedence over any
+/// script klto adds; for -r links that leaves no way to apply the order.
+std::optional<std::string> scriptPlacingTables(const LinkLine &L,
+                                               const klto_tables &Tables) {
+  for (const std::string &Script : L.UserScripts) {
+    auto Buf = llvm::MemoryBuffer::getFile(Script, /*IsText=*/true);
+    if (!Buf)
+      continue; // LLD reports it
+    StringRef Text = (*Buf)->getBuffer();
+    if (Text.contains(".initcall") || Text.contains(".con_initcall"))
+      return Script;
+    for (size_t I = 0; I < Tables.n_extra; ++I)
+      if (Text.contains(Tables.extra[I]))
+        return Script;
+  }
+  return std::nullopt;
+}
+
+/// Linux's kbuild writes "<file>.symversions" beside each object and each
+/// archive it builds; thin-archive members have their own.
+std::vector<std::string> findSymversions(const LinkLine &L,
+                                         const Scanner *S) {
+  std::vector<std::string> Found;
+  llvm::StringSet<> Seen;
+  auto Try = [&](StringRef Path) {
+    std::string P = (Path + ".symversions").str();
+    if (llvm::sys::fs::exists(P) && Seen.insert(P).second)
+      Found.push_back(P);
+  };
+  for (const LinkInput &In : L.Inputs)
+    Try(In.Path);
+  if (S)
+    for (const std::string &M : S->ThinMembers)
+      Try(M);
+  return Found;
+}
+
+long rankOf(void *Ctx, klto_str Section) {
+  const auto &Ranks = *static_cast<const llvm::StringMap<long> *>(Ctx);
+  auto It = Ranks.find(StringRef(Section.p, Section.n));
+  return It == Ranks.end() ? -1 : It->second;
+}
+
+/// Sorts the entry sections of LLD's -r output at `From` and moves it to
+/// `To`; on any failure `To` is left as it was.
+int sortRelocatable(Diag &D, StringRef From, StringRef To,
+                    const klto_tables &Tables,
+                    const llvm::StringMap<long> &Ranks) {
+  // Mapped, so only the pages holding section headers, symbols and groups
+  // are written back, not the whole object.
+  int FD;
+  if (std::error_code EC = llvm::sys::fs::openFileForReadWrite(
+          From, FD, llvm::sys::fs::CD_OpenExisting, llvm::sys::fs::OF_None))
+    return fail(D, "cannot open " + From + ": " + EC.message());
+  uint64_t Size = 0;
+  llvm::sys::fs::file_status Status;
+  if (std::error_code EC = llvm::sys::fs::status(FD, Status)) {
+    llvm::sys::Process::SafelyCloseFileDescriptor(FD);
+    return fail(D, "cannot read " + From + ": " + EC.message());
+  }
+  Size = Status.getSize();
+  std::error_code EC;
+  llvm::sys::fs::mapped_file_region Map(
+      llvm::sys::fs::convertFDToNativeFile(FD),
+      llvm::sys::fs::mapped_file_region::readwrite, Size, 0, EC);
+  llvm::sys::Process::SafelyCloseFileDescriptor(FD);
+  if (EC)
+    return fail(D, "cannot map " + From + ": " + EC.message());
+  const char *Err = kl_sort_relocatable(
+      reinterpret_cast<unsigned char *>(Map.data()), Size, &Tables, rankOf,
+      const_cast<llvm::StringMap<long> *>(&Ranks));
+  Map.unmap();
+  if (Err)
+    return fail(D, "cannot order the entry sections of " + To + ": " + Err);
+  if (std::error_code EC = llvm::sys::fs::rename(From, To))
+    return fail(D, "cannot move " + From + " to " + To + ": " + EC.message());
+  return 0;
+}
+
+} // namespace
+
+int main(int Argc, const char **Argv) {
+  llvm::InitLLVM X(Argc, Argv);
+  Diag D{Argv[0]};
+  llvm::BumpPtrAllocator Alloc;
+  llvm::StringSaver Saver(Alloc);
+  auto LineOrErr = parseLinkLine(llvm::ArrayRef(Argv, Argc), Saver);
+  if (!LineOrErr)
+    return fail(D, llvm::toString(LineOrErr.takeError()));
+  LinkLine &L = *LineOrErr;
+  KltoOptions &K = L.Klto;
+  std::vector<const char *> Args = L.LldArgs;
+  TempFiles Temps;
+
+  std::vector<const char *> TablePtrs;
+  for (const std::string &T : K.Tables)
+    TablePtrs.push_back(T.c_str());
+  klto_tables Tables{TablePtrs.data(), TablePtrs.size()};
+
+  bool Order = K.InitOrder && !L.IndexOnly && !L.InfoOnly;
+  // -r: where LLD writes before the entry sections are sorted, and the
+  // place of each entry section in the order.
+  llvm::SmallString<256> RelocTemp;
+  llvm::StringMap<long> Ranks;
+  if (K.MergeSections && !L.Relocatable && !L.InfoOnly)
+    return fail(D, "--kmerge-sections merges sections of a relocatable "
+                   "(-r) link, as for a kernel module; add -r");
+  if (Order && L.Relocatable)
+    if (auto Script = scriptPlacingTables(L, Tables))
+      return fail(D, "--kinit-order cannot order a relocatable link whose "
+                     "script " + *Script + " places the initcall tables "
+                     "itself: remove those rules from the script, or link "
+                     "without --kinit-order and let the final link order "
+                     "the entries");
+
+  std::vector<std::string> Used;
+  if (K.UsedSymbols && !L.InfoOnly) {
+    for (const char *S : DefaultUsedSymbols)
+      Used.push_back(S);
+    for (const std::string &F : K.UsedSymbolFiles)
+      if (llvm::Error E = readSymbolList(F, Used))
+        return fail(D, llvm::toString(std::move(E)));
+    Used.insert(Used.end(), K.UsedSymbolNames.begin(),
+                K.UsedSymbolNames.end());
+  }
+  // LLD starts its own trace profiler, so klto's phases go to a trace file
+  // of their own beside LLD's, written before LLD runs.
+  if (L.TimeTrace)
+    llvm::timeTraceProfilerInitialize(/*TimeTraceGranularity=*/0,
+                                      "ld.lld (klto)");
+  auto Start = std::chrono::steady_clock::now();
+  auto Millis = [&Start] {
+    return std::chrono::duration<double, std::milli>(
+               std::chrono::steady_clock::now() - Start)
+        .count();
+  };
+  std::optional<Scanner> S;
+  if (Order || K.Symversions) {
+    llvm::TimeTraceScope Scope("klto: scan inputs");
+    S.emplace(Tables);
+    llvm::StringSet<> Seen;
+    std::vector<std::pair<std::string, bool>> Files;
+    for (const LinkInput &In : L.Inputs) {
+      // LLD loads an archive's members once, however often it is named.
+      bool First = Seen.insert(In.Path).second;
+      Files.push_back({First ? In.Path : std::string(), In.WholeArchive});
+    }
+    std::vector<std::string> Failed = S->scanFiles(Files);
+    if (Order && !Failed.empty()) {
+      for (const std::string &Msg : Failed)
+        printDiag(&D, true, Msg.c_str());
+      return 1;
+    }
+    if (L.Verbose)
+      llvm::errs() << "klto: scanned " << S->FilesScanned << " files, "
+                   << S->MembersScanned << " archive members, "
+                   << S->Entries.size() << " table sections in " << llvm::format("%.1f", Millis())
+                   << " ms\n";
+  }
+
+  std::optional<llvm::TimeTraceScope> OrderScope;
+  if (Order)
+    OrderScope.emplace("klto: compute and write the order");
+  if (Order) {
+    kl_order O{S->Entries.data(), S->Entries.size(), S->Origins.data(),
+               &Tables};
+    kl_order_compute(&O, printDiag, &D);
+    if (D.Errors)
+      return 1;
+    if (K.OrderMap) {
+      FILE *F = openOut(*K.OrderMap);
+      if (!F)
+        return fail(D, "cannot write " + *K.OrderMap);
+      kl_write_order_map(F, &O);
+      if (!closeOut(F))
+        return fail(D, "cannot write " + *K.OrderMap);
+    }
+    if (L.Relocatable) {
+      for (size_t I = 0; I < O.n; ++I)
+        if (O.entries[I].has_id && !O.entries[I].shadowed)
+          Ranks[StringRef(O.entries[I].section.p, O.entries[I].section.n)] =
+              static_cast<long>(I);
+      // LLD writes next to the output; the sorted file replaces it only
+      // when everything worked.
+      llvm::SmallString<256> Model(L.Output);
+      Model += ".klto-%%%%%%";
+      llvm::sys::fs::createUniquePath(Model, RelocTemp,
+                                      /*MakeAbsolute=*/false);
+    } else {
+      auto Script = Temps.create("lds");
+      if (!Script)
+        return fail(D, llvm::toString(Script.takeError()));
+      auto OrderFile = Temps.create("order");
+      if (!OrderFile)
+        return fail(D, llvm::toString(OrderFile.takeError()));
+      FILE *F = openOut(*OrderFile);
+      if (!F)
+        return fail(D, "cannot write " + *OrderFile);
+      // The user's order first; tables are their own output sections, so
+      // the two never compete for a place.
+      if (L.UserOrderingFile) {
+        auto Buf = llvm::MemoryBuffer::getFile(*L.UserOrderingFile,
+                                               /*IsText=*/true);
+        if (!Buf)
+          return fail(D, "cannot read " + *L.UserOrderingFile + ": " +
+                             Buf.getError().message());
+        std::fwrite((*Buf)->getBufferStart(), 1, (*Buf)->getBufferSize(), F);
+        std::fputc('\n', F);
+      }
+      kl_write_symbol_order(F, &O);
+      closeOut(F);
+      Args.push_back(Saver.save("--symbol-ordering-file=" + *OrderFile).data());
+      // Entries of archive members LLD leaves out are not an error.
+      Args.push_back("--no-warn-symbol-ordering");
+      if (L.UserScripts.empty()) {
+        FILE *T = openOut(*Script);
+        if (!T)
+          return fail(D, "cannot write " + *Script);
+        kl_write_table_script(T, &Tables, ".data");
+        closeOut(T);
+        Args.push_back("-T");
+        Args.push_back(Saver.save(*Script).data());
+        if (!S->SawData) {
+          std::optional<kl_elf_target> Target = S->Target;
+          if (!Target && !S->BitcodeTriple.empty())
+            Target = targetForTriple(S->BitcodeTriple);
+          if (Target) {
+            auto Anchor = Temps.create("o");
+            if (!Anchor)
+              return fail(D, llvm::toString(Anchor.takeError()));
+            if (!kl_write_anchor(Anchor->c_str(), &*Target))
+              return fail(D, "cannot write " + *Anchor);
+            Args.push_back(Saver.save(*Anchor).data());
+          }
+        }
+      }
+    }
+    if (L.Verbose)
+      llvm::errs() << "klto: order computed and written in "
+                   << llvm::format("%.1f", Millis())
+                   << " ms from the start\n";
+  } else if (L.UserOrderingFile) {
+    Args.push_back(
+        Saver.save("--symbol-ordering-file=" + *L.UserOrderingFile).data());
+  }
+
+  if (K.MergeSections) {
+    auto Merge = Temps.create("lds");
+    if (!Merge)
+      return fail(D, llvm::toString(Merge.takeError()));
+    FILE *F = openOut(*Merge);
+    if (!F)
+      return fail(D, "cannot write " + *Merge);
+    kl_write_merge_script(F);
+    closeOut(F);
+    Args.push_back("-T");
+    Args.push_back(Saver.save(*Merge).data());
+  }
+
+  if (K.Symversions && !L.InfoOnly) {
+    std::vector<std::string> Files = findSymversions(L, S ? &*S : nullptr);
+    if (!Files.empty()) {
+      auto Versions = Temps.create("lds");
+      if (!Versions)
+        return fail(D, llvm::toString(Versions.takeError()));
+      std::error_code EC;
+      llvm::raw_fd_ostream OS(*Versions, EC);
+      for (const std::string &P : Files) {
+        auto Buf = llvm::MemoryBuffer::getFile(P, /*IsText=*/true);
+        if (!Buf)
+          return fail(D, "cannot read " + P + ": " + Buf.getError().message());
+        OS << "/* " << P << " */\n" << (*Buf)->getBuffer() << "\n";
+      }
+      OS.close();
+      if (EC || OS.has_error())
+        return fail(D, "cannot write " + *Versions);
+      Args.push_back("-T");
+      Args.push_back(Saver.save(*Versions).data());
+      if (L.Verbose)
+        llvm::errs() << "klto: linked " << Files.size()
+                     << " .symversions files\n";
+    }
+  }
+
+  // --export-dynamic-symbol, unlike -u, keeps a definition through LTO
+  // internalization and --gc-sections without making LLD load an archive
+  // member for it, and names nobody defines cost nothing.
+  for (const std::string &Name : Used)
+    Args.push_back(Saver.save("--export-dynamic-symbol=" + Name).data());
+
+  OrderScope.reset();
+  if (L.TimeTrace) {
+    std::string Trace = L.TimeTrace->empty()
+                            ? L.Output + ".time-trace.klto"
+                            : *L.TimeTrace + ".klto";
+    if (llvm::Error E = llvm::timeTraceProfilerWrite(Trace, L.Output))
+      printDiag(&D, false, llvm::toString(std::move(E)).c_str());
+    llvm::timeTraceProfilerCleanup();
+  }
+
+  // LLD names its default trace after the file it writes.
+  if (L.TimeTrace && L.TimeTrace->empty() && !RelocTemp.empty())
+    Args.push_back(
+        Saver.save("--time-trace=" + L.Output + ".time-trace").data());
+  Args.push_back("-o");
+  Args.push_back(RelocTemp.empty() ? Saver.save(L.Output).data()
+                                   : RelocTemp.c_str());
+
+  // lldMain, not the exit-early variant: the temporary files must outlive
+  // LLD and be removed after it.
+  lld::Result R = lld::lldMain(Args, llvm::outs(), llvm::errs(),
+                               {{lld::Gnu, &lld::elf::link}});
+  llvm::outs().flush();
+  llvm::errs().flush();
+  if (RelocTemp.empty())
+    return R.retCode;
+  int RC = R.retCode ? R.retCode : sortRelocatable(D, RelocTemp, L.Output,
+                                                   Tables, Ranks);
+  llvm::sys::fs::remove(RelocTemp);
+  return RC;
+}

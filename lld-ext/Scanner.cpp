@@ -1,0 +1,461 @@
+//===- Scanner.cpp - reads table sections out of the link's inputs --------===//
+//
+// Speed matters: Linux links thousands of objects, and the script this
+// replaces spends seconds running nm once per file. ELF files are read
+// through ELFFile directly (section headers, then the symbol table only
+// when a table section is present), bitcode through a lazily loaded module
+// that never materializes a function body.
+//
+//===----------------------------------------------------------------------===//
+#include "Scanner.h"
+
+#include "klto/asmlex.h"
+#include "klto/naming.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/BinaryFormat/Magic.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Object/Archive.h"
+#include "llvm/Object/ELF.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Parallel.h"
+
+using llvm::Error;
+using llvm::StringRef;
+
+namespace klto::ld {
+
+/// One object file: a plain input or one archive member.
+struct Scanner::Unit {
+  unsigned Input, Member, Origin;
+  bool Lazy;
+};
+
+static klto_str kstr(StringRef S) { return {S.data(), S.size()}; }
+
+static Error failure(const llvm::Twine &Msg) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), Msg);
+}
+
+Scanner::Scanner(const klto_tables &Tables) : Tables(Tables), Saver(Alloc) {}
+
+Scanner::~Scanner() = default;
+
+unsigned Scanner::addOrigin(StringRef Label) {
+  Origins.push_back(Saver.save(Label).data());
+  return Origins.size() - 1;
+}
+
+void Scanner::addEntry(StringRef Section, StringRef Symbol, bool Unique,
+                       const Unit &U, unsigned Seq) {
+  kl_entry E{};
+  E.section = kstr(Saver.save(Section));
+  E.symbol = kstr(Symbol.empty() ? StringRef() : Saver.save(Symbol));
+  E.symbol_unique = Unique;
+  E.input = U.Input;
+  E.member = U.Member;
+  E.seq = Seq;
+  E.origin = U.Origin;
+  E.lazy = U.Lazy;
+  Entries.push_back(E);
+}
+
+/// A table section: a known table, or an entry of one.
+static bool isTableSection(const klto_tables &Tables, StringRef Name) {
+  klto_str T, Id;
+  return klto_is_table(&Tables, kstr(Name)) ||
+         klto_split_entry_section(&Tables, kstr(Name), &T, &Id);
+}
+
+/// The symbol that names an entry best: the one the naming scheme gives it
+/// (Linux's and klto's), else the first.
+static bool betterEntrySymbol(StringRef Candidate) {
+  return Candidate.starts_with("__initcall__") ||
+         Candidate.starts_with("__kltoentry__");
+}
+
+void Scanner::merge(std::unique_ptr<Scanner> PartPtr) {
+  Scanner &Part = *PartPtr;
+  unsigned Base = Origins.size();
+  Origins.insert(Origins.end(), Part.Origins.begin(), Part.Origins.end());
+  for (kl_entry E : Part.Entries) {
+    E.origin += Base;
+    Entries.push_back(E);
+  }
+  if (!Target)
+    Target = Part.Target;
+  if (BitcodeTriple.empty())
+    BitcodeTriple = Part.BitcodeTriple;
+  SawData |= Part.SawData;
+  ThinMembers.insert(ThinMembers.end(), Part.ThinMembers.begin(),
+                     Part.ThinMembers.end());
+  FilesScanned += Part.FilesScanned;
+  MembersScanned += Part.MembersScanned;
+  // The entries point into the part's strings.
+  Parts.push_back(std::move(PartPtr));
+}
+
+std::vector<std::string>
+Scanner::scanFiles(llvm::ArrayRef<std::pair<std::string, bool>> Files) {
+  std::vector<std::unique_ptr<Scanner>> Results(Files.size());
+  std::vector<std::string> Errors(Files.size());
+  llvm::parallelFor(0, Files.size(), [&](size_t I) {
+    if (Files[I].first.empty())
+      return;
+    Results[I] = std::make_unique<Scanner>(Tables);
+    Results[I]->SkipBitcode = SkipBitcode;
+    if (Error E = Results[I]->scanFile(Files[I].first, I, Files[I].second))
+      Errors[I] = llvm::toString(std::move(E));
+  });
+  std::vector<std::string> Failed;
+  for (size_t I = 0; I < Files.size(); ++I) {
+    if (Results[I])
+      merge(std::move(Results[I]));
+    if (!Errors[I].empty())
+      Failed.push_back(std::move(Errors[I]));
+  }
+  return Failed;
+}
+
+Error Scanner::scanFile(StringRef Path, unsigned Input, bool WholeArchive) {
+  auto BufOrErr = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                              /*RequiresNullTerminator=*/false);
+  if (!BufOrErr)
+    return failure("cannot open " + Path + ": " +
+                   BufOrErr.getError().message());
+  ++FilesScanned;
+  return scanBuffer((*BufOrErr)->getMemBufferRef(), Input, WholeArchive);
+}
+
+Error Scanner::scanBuffer(llvm::MemoryBufferRef Buf, unsigned Input,
+                          bool WholeArchive) {
+  llvm::file_magic Magic = llvm::identify_magic(Buf.getBuffer());
+  if (Magic == llvm::file_magic::archive)
+    return scanArchive(Buf, Input, WholeArchive);
+  Unit U{Input, 0, 0, false};
+  if (Magic != llvm::file_magic::bitcode &&
+      !Buf.getBuffer().starts_with("\x7f"
+                                   "ELF"))
+    return Error::success(); // a linker script, or LLD's to reject
+  U.Origin = addOrigin(Buf.getBufferIdentifier());
+  return scanUnit(Buf, U);
+}
+
+Error Scanner::scanUnit(llvm::MemoryBufferRef Buf, const Unit &U) {
+  if (llvm::identify_magic(Buf.getBuffer()) == llvm::file_magic::bitcode)
+    return SkipBitcode ? Error::success() : scanBitcode(Buf, U);
+  if (Buf.getBuffer().starts_with("\x7f"
+                                  "ELF"))
+    return scanELF(Buf, U);
+  return Error::success();
+}
+
+Error Scanner::scanArchive(llvm::MemoryBufferRef Buf, unsigned Input,
+                           bool WholeArchive) {
+  auto ArOrErr = llvm::object::Archive::create(Buf);
+  if (!ArOrErr)
+    return failure(Buf.getBufferIdentifier() + ": bad archive: " +
+                   llvm::toString(ArOrErr.takeError()));
+  llvm::object::Archive &Ar = **ArOrErr;
+  Error Err = Error::success();
+  unsigned Member = 0;
+  for (const llvm::object::Archive::Child &C : Ar.children(Err)) {
+    ++Member;
+    // A thin member's name is a path of its own, relative to the archive.
+    auto NameOrErr = Ar.isThin() ? C.getFullName()
+                                 : llvm::Expected<std::string>(C.getName());
+    if (!NameOrErr) {
+      llvm::consumeError(std::move(Err));
+      return failure(Buf.getBufferIdentifier() + ": bad archive member " +
+                     llvm::Twine(Member) + ": " +
+                     llvm::toString(NameOrErr.takeError()));
+    }
+    std::string Name = *NameOrErr;
+    auto MemberBuf = C.getMemoryBufferRef();
+    if (!MemberBuf) {
+      llvm::consumeError(std::move(Err));
+      return failure(Buf.getBufferIdentifier() + "(" + Name +
+                     "): cannot read archive member: " +
+                     llvm::toString(MemberBuf.takeError()));
+    }
+    StringRef Data = MemberBuf->getBuffer();
+    // LLVM checks a member's size against the archive only when it steps
+    // to the next member (the fuzzer found this): check before reading.
+    const char *ArBegin = Buf.getBufferStart(), *ArEnd = Buf.getBufferEnd();
+    if (Data.data() >= ArBegin && Data.data() <= ArEnd &&
+        Data.size() > static_cast<size_t>(ArEnd - Data.data())) {
+      llvm::consumeError(std::move(Err));
+      return failure(Buf.getBufferIdentifier() + ": bad archive: member " +
+                     Name + " extends past the end of the archive");
+    }
+    if (Ar.isThin() && (Data.data() < ArBegin || Data.data() > ArEnd))
+      ThinMembers.push_back(Name);
+    ++MembersScanned;
+    if (llvm::identify_magic(Data) != llvm::file_magic::bitcode &&
+        !Data.starts_with("\x7f"
+                          "ELF"))
+      continue;
+    Unit U{Input, Member,
+           addOrigin((Buf.getBufferIdentifier() + "(" + Name + ")").str()),
+           !WholeArchive};
+    llvm::MemoryBufferRef Named(Data, Origins[U.Origin]);
+    if (Error E = scanUnit(Named, U)) {
+      llvm::consumeError(std::move(Err));
+      return E;
+    }
+  }
+  if (Err)
+    return failure(Buf.getBufferIdentifier() + ": bad archive: " +
+                   llvm::toString(std::move(Err)));
+  return Error::success();
+}
+
+Error Scanner::scanELF(llvm::MemoryBufferRef Buf, const Unit &U) {
+  StringRef B = Buf.getBuffer();
+  if (B.size() < 6)
+    return failure(Buf.getBufferIdentifier() + ": truncated ELF header");
+  bool Is64 = B[4] == 2, BE = B[5] == 2;
+  if ((B[4] != 1 && B[4] != 2) || (B[5] != 1 && B[5] != 2))
+    return failure(Buf.getBufferIdentifier() +
+                   ": corrupt ELF file: unknown class or byte order");
+  using namespace llvm::object;
+  if (Is64)
+    return BE ? scanELFT<ELF64BE>(Buf, U) : scanELFT<ELF64LE>(Buf, U);
+  return BE ? scanELFT<ELF32BE>(Buf, U) : scanELFT<ELF32LE>(Buf, U);
+}
+
+template <class ELFT>
+Error Scanner::scanELFT(llvm::MemoryBufferRef Buf, const Unit &U) {
+  StringRef Name = Buf.getBufferIdentifier();
+  auto Corrupt = [&](Error E) {
+    return failure(Name + ": corrupt ELF file: " +
+                   llvm::toString(std::move(E)));
+  };
+  auto FileOrErr = llvm::object::ELFFile<ELFT>::create(Buf.getBuffer());
+  if (!FileOrErr)
+    return Corrupt(FileOrErr.takeError());
+  const llvm::object::ELFFile<ELFT> &F = *FileOrErr;
+  const auto &Hdr = F.getHeader();
+  if (Hdr.e_type != llvm::ELF::ET_REL)
+    return Error::success(); // shared objects hold no entries
+  if (!Target)
+    Target = kl_elf_target{ELFT::Is64Bits,
+                           ELFT::Endianness == llvm::endianness::big,
+                           Hdr.e_machine, Hdr.e_flags};
+  auto SectionsOrErr = F.sections();
+  if (!SectionsOrErr)
+    return Corrupt(SectionsOrErr.takeError());
+  auto Sections = *SectionsOrErr;
+
+  // Table sections by index; the symbol table fills in their symbols.
+  llvm::SmallDenseMap<unsigned, std::pair<StringRef, StringRef>, 16> Found;
+  const typename ELFT::Shdr *SymTab = nullptr;
+  for (unsigned I = 0; I < Sections.size(); ++I) {
+    const auto &Sec = Sections[I];
+    if (Sec.sh_type == llvm::ELF::SHT_SYMTAB) {
+      SymTab = &Sec;
+      continue;
+    }
+    if (Sec.sh_type == llvm::ELF::SHT_NULL ||
+        Sec.sh_type == llvm::ELF::SHT_RELA || Sec.sh_type == llvm::ELF::SHT_REL)
+      continue;
+    auto SecName = F.getSectionName(Sec);
+    if (!SecName)
+      return Corrupt(SecName.takeError());
+    if (*SecName == ".data")
+      SawData = true;
+    if (isTableSection(Tables, *SecName))
+      Found[I] = {*SecName, StringRef()};
+  }
+  if (Found.empty())
+    return Error::success();
+  if (!SymTab) {
+    for (auto &[Index, Sec] : Found)
+      addEntry(Sec.first, StringRef(), false, U, Index);
+    return Error::success();
+  }
+
+  auto SymsOrErr = F.symbols(SymTab);
+  if (!SymsOrErr)
+    return Corrupt(SymsOrErr.takeError());
+  auto StrTabOrErr = F.getStringTableForSymtab(*SymTab, Sections);
+  if (!StrTabOrErr)
+    return Corrupt(StrTabOrErr.takeError());
+  llvm::StringMap<unsigned> Uses;
+  for (const auto &Sym : *SymsOrErr) {
+    unsigned Type = Sym.getType();
+    if (Sym.st_shndx == llvm::ELF::SHN_UNDEF || Type == llvm::ELF::STT_SECTION ||
+        Type == llvm::ELF::STT_FILE)
+      continue;
+    auto It = Found.find(Sym.st_shndx);
+    if (It == Found.end())
+      continue;
+    auto SymName = Sym.getName(*StrTabOrErr);
+    if (!SymName)
+      return Corrupt(SymName.takeError());
+    if (SymName->empty())
+      continue;
+    ++Uses[*SymName];
+    StringRef &Best = It->second.second;
+    if (Best.empty() || (betterEntrySymbol(*SymName) && !betterEntrySymbol(Best)))
+      Best = *SymName;
+  }
+  // Report in section order so `seq` is the file's order.
+  std::vector<std::pair<unsigned, std::pair<StringRef, StringRef>>> Sorted(
+      Found.begin(), Found.end());
+  llvm::sort(Sorted, [](const auto &A, const auto &B) { return A.first < B.first; });
+  for (auto &[Index, Sec] : Sorted) {
+    bool Unique = !Sec.second.empty() && Uses.lookup(Sec.second) == 1;
+    addEntry(Sec.first, Sec.second, Unique, U, Index);
+  }
+  return Error::success();
+}
+
+/// The section a statement switches to, for the directives that name one.
+/// Returns false for statements that do not change sections.
+namespace {
+struct AsmSections {
+  std::string Current = ".text", Previous = ".text";
+  std::vector<std::pair<std::string, std::string>> Stack;
+
+  void switchTo(std::string S) {
+    Previous = std::move(Current);
+    Current = std::move(S);
+  }
+};
+} // namespace
+
+static std::string sectionOperand(StringRef Text, klto_lexer &Lx) {
+  std::string Name;
+  for (;;) {
+    size_t Save = Lx.pos;
+    bool SaveLS = Lx.at_line_start;
+    klto_token T = klto_lex_next(&Lx);
+    StringRef S = Text.slice(T.begin, T.end);
+    if (T.kind == KLTO_TOK_SPACE || T.kind == KLTO_TOK_COMMENT) {
+      if (Name.empty())
+        continue;
+      break;
+    }
+    if (T.kind == KLTO_TOK_EOF || T.kind == KLTO_TOK_EOS ||
+        (T.kind == KLTO_TOK_PUNCT && S == ",")) {
+      Lx.pos = Save; // leave the terminator to the statement loop
+      Lx.at_line_start = SaveLS;
+      break;
+    }
+    if (T.kind == KLTO_TOK_STRING) {
+      StringRef Inner = S.drop_front();
+      if (Inner.ends_with("\""))
+        Inner = Inner.drop_back();
+      Name += Inner.str();
+      continue;
+    }
+    Name += S.str();
+  }
+  return Name;
+}
+
+void Scanner::scanModuleAsm(StringRef Asm, StringRef Triple, const Unit &U,
+                            unsigned &Seq) {
+  klto_lexer Lx;
+  klto_lex_init(&Lx, Asm.data(), Asm.size(),
+                klto_asm_dialect_for_triple(Triple.str().c_str()));
+  AsmSections S;
+  // Entry sections in order of first appearance, and their first label.
+  std::vector<std::pair<std::string, std::string>> Found;
+  llvm::StringMap<unsigned> Index, LabelUses;
+  bool StatementStart = true;
+  klto_token Prev{KLTO_TOK_EOF, 0, 0};
+  for (;;) {
+    klto_token T = klto_lex_next(&Lx);
+    if (T.kind == KLTO_TOK_EOF)
+      break;
+    if (T.kind == KLTO_TOK_SPACE || T.kind == KLTO_TOK_COMMENT)
+      continue;
+    if (T.kind == KLTO_TOK_EOS) {
+      StatementStart = true;
+      continue;
+    }
+    StringRef Tok = Asm.slice(T.begin, T.end);
+    if (T.kind == KLTO_TOK_PUNCT && Tok == ":" && Prev.kind == KLTO_TOK_IDENT) {
+      StringRef Label = Asm.slice(Prev.begin, Prev.end);
+      ++LabelUses[Label];
+      auto It = Index.find(S.Current);
+      if (It != Index.end() && Found[It->second].second.empty())
+        Found[It->second].second = Label.str();
+      StatementStart = true; // "label: .long x" holds a second statement
+      Prev = T;
+      continue;
+    }
+    bool WasStart = StatementStart;
+    StatementStart = false;
+    Prev = T;
+    if (!WasStart || T.kind != KLTO_TOK_IDENT)
+      continue;
+    if (Tok == ".section") {
+      S.switchTo(sectionOperand(Asm, Lx));
+    } else if (Tok == ".pushsection") {
+      S.Stack.push_back({S.Current, S.Previous});
+      S.switchTo(sectionOperand(Asm, Lx));
+    } else if (Tok == ".popsection") {
+      if (!S.Stack.empty()) {
+        std::tie(S.Current, S.Previous) = S.Stack.back();
+        S.Stack.pop_back();
+      }
+    } else if (Tok == ".previous") {
+      std::swap(S.Current, S.Previous);
+    } else if (Tok == ".text" || Tok == ".data" || Tok == ".bss") {
+      S.switchTo(Tok.str());
+    } else {
+      continue;
+    }
+    if (isTableSection(Tables, S.Current) && !Index.count(S.Current)) {
+      Index[S.Current] = Found.size();
+      Found.push_back({S.Current, std::string()});
+    }
+  }
+  for (auto &[Section, Label] : Found)
+    addEntry(Section, Label, LabelUses.lookup(Label) == 1, U, Seq++);
+}
+
+void Scanner::scanAsmText(StringRef Asm, StringRef Triple, unsigned Input) {
+  Unit U{Input, 0, addOrigin("<module asm>"), false};
+  unsigned Seq = 0;
+  scanModuleAsm(Asm, Triple, U, Seq);
+}
+
+Error Scanner::scanBitcode(llvm::MemoryBufferRef Buf, const Unit &U) {
+  StringRef Name = Buf.getBufferIdentifier();
+  auto ModsOrErr = llvm::getBitcodeModuleList(Buf);
+  if (!ModsOrErr)
+    return failure(Name + ": bad bitcode: " +
+                   llvm::toString(ModsOrErr.takeError()));
+  if (ModsOrErr->empty())
+    return failure(Name + ": bad bitcode: no module in the file");
+  unsigned Seq = 0;
+  for (llvm::BitcodeModule &BM : *ModsOrErr) {
+    llvm::LLVMContext Ctx;
+    auto MOrErr = BM.getLazyModule(Ctx, /*ShouldLazyLoadMetadata=*/true,
+                                   /*IsImporting=*/false);
+    if (!MOrErr)
+      return failure(Name + ": bad bitcode: " +
+                     llvm::toString(MOrErr.takeError()));
+    llvm::Module &M = **MOrErr;
+    if (BitcodeTriple.empty())
+      BitcodeTriple = M.getTargetTriple();
+    // The code generator emits module asm before any global.
+    scanModuleAsm(M.getModuleInlineAsm(), M.getTargetTriple(), U, Seq);
+    for (const llvm::GlobalVariable &GV : M.globals()) {
+      if (!GV.hasSection() || GV.isDeclaration() ||
+          !isTableSection(Tables, GV.getSection()))
+        continue;
+      addEntry(GV.getSection(), GV.getName(), GV.hasName(), U, Seq++);
+    }
+  }
+  return Error::success();
+}
+
+} // namespace klto::ld

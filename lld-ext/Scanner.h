@@ -1,0 +1,105 @@
+//===- Scanner.h - reads table sections out of the link's inputs -*- C++ -*-===//
+//
+// Finds every table section (entries "<table>..<id>" and plain "<table>"
+// sections) in relocatable ELF objects, LLVM bitcode and archives (thin
+// ones included), in link order, with a symbol each entry defines. For
+// bitcode that means the module's globals and its module asm: LTO's symbol
+// table omits the static variables initcalls are.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KLTO_LD_SCANNER_H
+#define KLTO_LD_SCANNER_H
+
+#include "anchor.h"
+#include "order.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Allocator.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBufferRef.h"
+#include "llvm/Support/StringSaver.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class MemoryBuffer;
+} // namespace llvm
+
+namespace klto::ld {
+
+class Scanner {
+public:
+  /// `Tables` names the extra tables.
+  explicit Scanner(const klto_tables &Tables);
+  ~Scanner();
+
+  /// Scans files (path, whole-archive) in parallel, file I at link
+  /// position I; an empty path is skipped. Returns one message per file
+  /// that could not be read; what could be read is kept either way.
+  std::vector<std::string>
+  scanFiles(llvm::ArrayRef<std::pair<std::string, bool>> Files);
+
+  /// Scans the file at `Path`, which sits at position `Input` of the link.
+  /// Members of an archive count as lazily loaded unless `WholeArchive`.
+  /// Shared objects and linker scripts hold no entries and are skipped.
+  llvm::Error scanFile(llvm::StringRef Path, unsigned Input,
+                       bool WholeArchive);
+
+  /// Same for a buffer already in memory; `Name` is used in messages.
+  llvm::Error scanBuffer(llvm::MemoryBufferRef Buf, unsigned Input,
+                         bool WholeArchive);
+
+  /// Reads the entry sections a module asm string switches to, as for a
+  /// bitcode file at position `Input`.
+  void scanAsmText(llvm::StringRef Asm, llvm::StringRef Triple,
+                   unsigned Input);
+
+  /// For the fuzzer: LLVM 19's bitcode reader is not memory-safe on
+  /// malformed input (klto's fuzzer found it reading past its string table
+  /// in GlobalValue::setPartition; stock ld.lld shares the bug), so fuzzing
+  /// klto's own code skips it.
+  bool SkipBitcode = false;
+
+  std::vector<kl_entry> Entries;
+  /// Stable C strings the entries' `origin` indexes into.
+  std::vector<const char *> Origins;
+  /// The first ELF object's class, byte order, machine and flags.
+  std::optional<kl_elf_target> Target;
+  /// The first bitcode module's target triple.
+  std::string BitcodeTriple;
+  /// Whether some ELF input has a ".data" section.
+  bool SawData = false;
+  /// Paths of thin-archive members, which have files of their own.
+  std::vector<std::string> ThinMembers;
+  unsigned FilesScanned = 0, MembersScanned = 0;
+
+private:
+  struct Unit;
+  /// Takes over what another scanner found, after what this one has.
+  void merge(std::unique_ptr<Scanner> Part);
+  llvm::Error scanUnit(llvm::MemoryBufferRef Buf, const Unit &U);
+  llvm::Error scanArchive(llvm::MemoryBufferRef Buf, unsigned Input,
+                          bool WholeArchive);
+  llvm::Error scanELF(llvm::MemoryBufferRef Buf, const Unit &U);
+  template <class ELFT>
+  llvm::Error scanELFT(llvm::MemoryBufferRef Buf, const Unit &U);
+  llvm::Error scanBitcode(llvm::MemoryBufferRef Buf, const Unit &U);
+  void scanModuleAsm(llvm::StringRef Asm, llvm::StringRef Triple,
+                     const Unit &U, unsigned &Seq);
+  void addEntry(llvm::StringRef Section, llvm::StringRef Symbol, bool Unique,
+                const Unit &U, unsigned Seq);
+  unsigned addOrigin(llvm::StringRef Label);
+
+  const klto_tables &Tables;
+  llvm::BumpPtrAllocator Alloc;
+  llvm::StringSaver Saver;
+  std::vector<std::unique_ptr<Scanner>> Parts;
+};
+
+} // namespace klto::ld
+
+#endif // KLTO_LD_SCANNER_H

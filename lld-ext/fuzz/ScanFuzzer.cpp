@@ -1,0 +1,94 @@
+//===- ScanFuzzer.cpp - libFuzzer target for klto's input scanner ---------===//
+//
+// Arbitrary bytes as the inputs of a link: the first byte picks what they
+// pretend to be (anything, an ELF object, an archive, bitcode, module asm,
+// or a list of section names), so each reader sees mostly well-formed
+// prefixes and then garbage. Whatever is found goes through the order
+// computation and every writer, as in a real link.
+//
+// LLVM 19's own bitcode reader is not memory-safe on malformed input (it
+// reads past its string table in GlobalValue::setPartition, a finding of
+// this target that stock ld.lld and llvm-nm share); KLTO_FUZZ_NO_BITCODE=1
+// keeps the scanner away from it (Scanner::SkipBitcode) so the run tests
+// klto's code.
+//
+//===----------------------------------------------------------------------===//
+#include "Scanner.h"
+#include "order.h"
+#include "sectsort.h"
+#include "writers.h"
+
+#include "llvm/Support/MemoryBufferRef.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+static void ignoreDiag(void *, bool, const char *) {}
+
+static long rankByLength(void *, klto_str Section) {
+  return Section.n % 3 ? static_cast<long>(Section.n) : -1;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
+  if (Size == 0)
+    return 0;
+  static const char *Extra[] = {".fixup_final", "my_table"};
+  klto_tables Tables{Extra, 2};
+  klto::ld::Scanner S(Tables);
+
+  std::string Bytes(reinterpret_cast<const char *>(Data) + 1, Size - 1);
+  switch (Data[0] % 6) {
+  case 0:
+    break;
+  case 1:
+    Bytes.insert(0, Data[0] & 0x80 ? "\x7f" "ELF\x02\x01" : "\x7f" "ELF\x01\x02");
+    break;
+  case 2:
+    Bytes.insert(0, Data[0] & 0x80 ? "!<thin>\n" : "!<arch>\n");
+    break;
+  case 3:
+    Bytes.insert(0, "BC\xc0\xde");
+    break;
+  case 4:
+    S.scanAsmText(Bytes, Data[0] & 0x80 ? "aarch64-linux-gnu" : "x86_64-linux-gnu", 0);
+    break;
+  case 5: {
+    // One section name per line, as if each came from its own input.
+    size_t Start = 0;
+    unsigned Input = 0;
+    while (Start <= Bytes.size()) {
+      size_t End = Bytes.find('\n', Start);
+      if (End == std::string::npos)
+        End = Bytes.size();
+      std::string Name = Bytes.substr(Start, End - Start);
+      S.scanAsmText(".section \"" + Name + "\"\nlabel" +
+                        std::to_string(Input) + ":\n",
+                    "x86_64-linux-gnu", Input);
+      ++Input;
+      Start = End + 1;
+    }
+    break;
+  }
+  }
+  static const bool NoBitcode = std::getenv("KLTO_FUZZ_NO_BITCODE");
+  S.SkipBitcode = NoBitcode;
+  if (Data[0] % 6 < 4) {
+    llvm::MemoryBufferRef Buf(Bytes, "fuzz-input");
+    if (llvm::Error E = S.scanBuffer(Buf, 0, Data[0] & 0x40))
+      llvm::consumeError(std::move(E));
+  }
+
+  kl_order O{S.Entries.data(), S.Entries.size(), S.Origins.data(), &Tables};
+  kl_order_compute(&O, ignoreDiag, nullptr);
+  FILE *Null = std::fopen("/dev/null", "w");
+  kl_write_order_map(Null, &O);
+  kl_write_symbol_order(Null, &O);
+  std::fclose(Null);
+  // The -r post-pass on whatever the input is, with every entry ranked.
+  std::vector<unsigned char> Copy(Bytes.begin(), Bytes.end());
+  kl_sort_relocatable(Copy.data(), Copy.size(), &Tables, rankByLength,
+                      nullptr);
+  return 0;
+}

@@ -1,0 +1,253 @@
+/*===- order.c - initcall order computation for klto's ld.lld -------------===*
+ *
+ * See order.h. The order must not depend on anything LTO can change: only
+ * on where an input sits on the command line and on the counter the
+ * compiler wrote into the id.
+ *===----------------------------------------------------------------------===*/
+#include "order.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const level_order[] = {
+    "early", "0", "0s", "1", "1s", "2", "2s", "3", "3s", "4", "4s", "5",
+    "5s", "rootfs", "rootfss", "6", "6s", "7", "7s", "con"};
+#define N_LEVELS (sizeof(level_order) / sizeof(level_order[0]))
+
+static bool str_eq(struct klto_str a, struct klto_str b) {
+  return a.n == b.n && (a.n == 0 || memcmp(a.p, b.p, a.n) == 0);
+}
+
+static int str_cmp(struct klto_str a, struct klto_str b) {
+  size_t n = a.n < b.n ? a.n : b.n;
+  int c = n ? memcmp(a.p, b.p, n) : 0;
+  if (c)
+    return c;
+  return a.n < b.n ? -1 : a.n > b.n;
+}
+
+unsigned kl_table_rank(const struct klto_tables *tables,
+                       struct klto_str table) {
+  struct klto_str level;
+  if (klto_initcall_level(table, &level)) {
+    for (unsigned i = 0; i < N_LEVELS; ++i)
+      if (str_eq(level, klto_str_c(level_order[i])))
+        return i;
+    /* The grammar allows levels Linux never defines ("8"): after the rest. */
+    return N_LEVELS;
+  }
+  for (size_t i = 0; tables && i < tables->n_extra; ++i)
+    if (str_eq(table, klto_str_c(tables->extra[i])))
+      return (unsigned)(N_LEVELS + 1 + i);
+  return UINT32_MAX;
+}
+
+static void report(kl_diag_fn diag, void *ctx, bool is_error, const char *fmt,
+                   ...) __attribute__((format(printf, 4, 5)));
+
+static void report(kl_diag_fn diag, void *ctx, bool is_error, const char *fmt,
+                   ...) {
+  char buf[2048];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof(buf), fmt, ap);
+  va_end(ap);
+  diag(ctx, is_error, buf);
+}
+
+/* Link order: table, then input, archive member, then inside one file the
+ * plain sections in file order before the entries by counter. */
+static int cmp_link_order(const void *pa, const void *pb) {
+  const struct kl_entry *a = pa, *b = pb;
+  if (a->table_rank != b->table_rank)
+    return a->table_rank < b->table_rank ? -1 : 1;
+  if (a->input != b->input)
+    return a->input < b->input ? -1 : 1;
+  if (a->member != b->member)
+    return a->member < b->member ? -1 : 1;
+  if (a->has_id != b->has_id)
+    return a->has_id ? 1 : -1;
+  if (a->has_id && !a->by_position && a->counter != b->counter)
+    return a->counter < b->counter ? -1 : 1;
+  if (a->seq != b->seq)
+    return a->seq < b->seq ? -1 : 1;
+  return 0;
+}
+
+static const struct kl_entry *sort_base;
+
+static int cmp_by_section(const void *pa, const void *pb) {
+  const struct kl_entry *a = sort_base + *(const size_t *)pa;
+  const struct kl_entry *b = sort_base + *(const size_t *)pb;
+  int c = str_cmp(a->section, b->section);
+  if (c)
+    return c;
+  return cmp_link_order(a, b);
+}
+
+static int cmp_by_symbol(const void *pa, const void *pb) {
+  const struct kl_entry *a = sort_base + *(const size_t *)pa;
+  const struct kl_entry *b = sort_base + *(const size_t *)pb;
+  int c = str_cmp(a->symbol, b->symbol);
+  if (c)
+    return c;
+  return cmp_link_order(a, b);
+}
+
+static size_t parse_entries(struct kl_order *o, kl_diag_fn diag, void *ctx) {
+  size_t errors = 0;
+  for (size_t i = 0; i < o->n; ++i) {
+    struct kl_entry *e = &o->entries[i];
+    e->shadowed = false;
+    e->by_position = false;
+    const char *origin = o->origins[e->origin];
+    e->has_id = klto_split_entry_section(o->tables, e->section, &e->table,
+                                         &e->id);
+    if (!e->has_id) {
+      e->table = e->section;
+      e->id = (struct klto_str){NULL, 0};
+    }
+    e->table_rank = kl_table_rank(o->tables, e->table);
+    if (!klto_initcall_level(e->table, &e->level))
+      e->level = (struct klto_str){NULL, 0};
+    if (!e->has_id)
+      continue;
+    struct klto_id id;
+    if (!klto_parse_id(e->id, &id)) {
+      report(diag, ctx, true,
+             "%s: cannot parse the id of section '%.*s': expected "
+             "<table>..<modname>__<counter>_<line>_<function>; rebuild the "
+             "file with klto's plugin or Linux's initcall macros",
+             origin, (int)e->section.n, e->section.p);
+      ++errors;
+      continue;
+    }
+    e->counter = id.counter;
+    e->modname = id.modname;
+  }
+  return errors;
+}
+
+static int cmp_file(const void *pa, const void *pb) {
+  const struct kl_entry *a = pa, *b = pb;
+  if (a->input != b->input)
+    return a->input < b->input ? -1 : 1;
+  if (a->member != b->member)
+    return a->member < b->member ? -1 : 1;
+  return 0;
+}
+
+/* Counters restart in every translation unit, so they order one unit's
+ * entries only. A file with entries of several modules was linked with -r
+ * (by klto, which put them in order), and its section order stands. */
+static void mark_multi_module_files(struct kl_order *o) {
+  qsort(o->entries, o->n, sizeof(*o->entries), cmp_file);
+  for (size_t i = 0; i < o->n;) {
+    size_t j = i;
+    bool several = false;
+    struct klto_str first = {NULL, 0};
+    for (; j < o->n && cmp_file(&o->entries[i], &o->entries[j]) == 0; ++j) {
+      if (!o->entries[j].has_id)
+        continue;
+      if (!first.p)
+        first = o->entries[j].modname;
+      else if (!str_eq(first, o->entries[j].modname))
+        several = true;
+    }
+    for (size_t k = i; k < j; ++k)
+      o->entries[k].by_position = several;
+    i = j;
+  }
+}
+
+/* Two entries with one id would get one place in the order. Only entries
+ * LLD certainly loads make that an error; archive members that define the
+ * same entry are alternatives LLD picks between. */
+static size_t check_duplicates(struct kl_order *o, size_t *idx,
+                               kl_diag_fn diag, void *ctx) {
+  size_t errors = 0, m = 0;
+  for (size_t i = 0; i < o->n; ++i)
+    if (o->entries[i].has_id)
+      idx[m++] = i;
+  sort_base = o->entries;
+  qsort(idx, m, sizeof(*idx), cmp_by_section);
+  for (size_t i = 1; i < m; ++i) {
+    const struct kl_entry *a = &o->entries[idx[i - 1]];
+    const struct kl_entry *b = &o->entries[idx[i]];
+    if (!str_eq(a->section, b->section))
+      continue;
+    bool fatal = !a->lazy && !b->lazy;
+    report(diag, ctx, fatal,
+           "duplicate entry '%.*s' in %s and %s%s", (int)b->section.n,
+           b->section.p, o->origins[a->origin], o->origins[b->origin],
+           fatal ? ": two translation units share a module name; give them "
+                   "distinct KBUILD_MODNAME or -fplugin-arg-klto-modname="
+                 : " (archive members; the first one is ordered)");
+    errors += fatal;
+    o->entries[idx[i]].shadowed = !fatal;
+  }
+  return errors;
+}
+
+/* --symbol-ordering-file gives every section holding a listed name one
+ * priority; a name shared by two sections gives both the same place and
+ * LLD's sort is not stable, so only names that single out one section in
+ * the whole link are usable. */
+static void mark_orderable(struct kl_order *o, size_t *idx, kl_diag_fn diag,
+                           void *ctx) {
+  size_t m = 0;
+  for (size_t i = 0; i < o->n; ++i) {
+    o->entries[i].orderable = false;
+    if (o->entries[i].symbol.n && !o->entries[i].shadowed)
+      idx[m++] = i;
+  }
+  sort_base = o->entries;
+  qsort(idx, m, sizeof(*idx), cmp_by_symbol);
+  for (size_t i = 0; i < m;) {
+    size_t j = i + 1;
+    while (j < m && str_eq(o->entries[idx[i]].symbol,
+                           o->entries[idx[j]].symbol))
+      ++j;
+    struct kl_entry *e = &o->entries[idx[i]];
+    if (j == i + 1 && e->symbol_unique)
+      e->orderable = true;
+    else
+      for (size_t k = i; k < j; ++k) {
+        struct kl_entry *d = &o->entries[idx[k]];
+        report(diag, ctx, false,
+               "%s: section '%.*s' cannot be ordered: its symbol '%.*s' is "
+               "not unique in the link; LLD places it after the ordered "
+               "entries of its table",
+               o->origins[d->origin], (int)d->section.n, d->section.p,
+               (int)d->symbol.n, d->symbol.p);
+      }
+    i = j;
+  }
+  for (size_t i = 0; i < o->n; ++i) {
+    struct kl_entry *e = &o->entries[i];
+    if (!e->symbol.n && !e->shadowed)
+      report(diag, ctx, false,
+             "%s: section '%.*s' defines no symbol and cannot be ordered; "
+             "LLD places it after the ordered entries of its table",
+             o->origins[e->origin], (int)e->section.n, e->section.p);
+  }
+}
+
+size_t kl_order_compute(struct kl_order *o, kl_diag_fn diag, void *ctx) {
+  size_t errors = parse_entries(o, diag, ctx);
+  if (o->n == 0)
+    return errors;
+  mark_multi_module_files(o);
+  size_t *idx = malloc(o->n * sizeof(*idx));
+  if (!idx) {
+    report(diag, ctx, true, "out of memory ordering %zu entries", o->n);
+    return errors + 1;
+  }
+  errors += check_duplicates(o, idx, diag, ctx);
+  mark_orderable(o, idx, diag, ctx);
+  free(idx);
+  qsort(o->entries, o->n, sizeof(*o->entries), cmp_link_order);
+  return errors;
+}

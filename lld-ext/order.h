@@ -1,0 +1,71 @@
+/*===- order.h - initcall order computation for klto's ld.lld -------------===*
+ *
+ * The scanner reports every table section it finds; this part decides the
+ * order a non-LTO link would have given them (input order, then the counter
+ * of the id within a file, as Linux's generate_initcall_order.pl does; a
+ * file holding several modules' entries, the output of a -r link, keeps
+ * its own section order),
+ * finds duplicate or unparseable ids, and picks for each entry the symbol
+ * that --symbol-ordering-file can name. Plain C over counted strings owned
+ * by the caller.
+ *===----------------------------------------------------------------------===*/
+#ifndef KLTO_LD_ORDER_H
+#define KLTO_LD_ORDER_H
+
+#include "klto/naming.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One table section of one input: an entry "<table>..<id>" or a plain
+ * "<table>" section from code built without ids. */
+struct kl_entry {
+  /* Filled by the scanner. */
+  struct klto_str section;
+  struct klto_str symbol; /* a symbol defined in it; n == 0 if none */
+  bool symbol_unique;     /* no other symbol of that name in the same file */
+  unsigned input;         /* link-order index of the file or archive */
+  unsigned member;        /* archive member ordinal, 0 for plain files */
+  unsigned seq;           /* position inside its file */
+  unsigned origin;        /* index into kl_order.origins, for messages */
+  bool lazy;              /* in an archive member LLD may leave unloaded */
+  /* Filled by kl_order_compute. */
+  struct klto_str table, id, level; /* level: n == 0 for other tables */
+  unsigned long long counter;
+  struct klto_str modname;
+  bool has_id;
+  bool by_position; /* its file holds several modules' entries */
+  bool orderable; /* `symbol` names this entry alone in the link */
+  bool shadowed;  /* a later archive member's copy of an ordered entry */
+  unsigned table_rank;
+};
+
+struct kl_order {
+  struct kl_entry *entries; /* sorted into link order by kl_order_compute */
+  size_t n;
+  const char *const *origins; /* "dir/a.o", "lib.a(m.o)" */
+  const struct klto_tables *tables;
+};
+
+/* Receives every diagnostic; `is_error` false means a warning. */
+typedef void (*kl_diag_fn)(void *ctx, bool is_error, const char *msg);
+
+/* Parses ids, sorts the entries into the order of a non-LTO link, rejects
+ * unparseable and duplicate ids, decides which entries the symbol ordering
+ * can place. Returns the number of errors reported. */
+size_t kl_order_compute(struct kl_order *o, kl_diag_fn diag, void *ctx);
+
+/* Rank of a table: Linux's level order (early, 0, 0s, ... 5s, rootfs, 6 ...
+ * 7s, con), then the extra tables in the order they were given. */
+unsigned kl_table_rank(const struct klto_tables *tables, struct klto_str table);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KLTO_LD_ORDER_H */

@@ -1,0 +1,40 @@
+/*===- writers.h - the files klto's ld.lld hands to LLD and to people -----===*
+ *
+ * The computed order reaches LLD as a --symbol-ordering-file (final links:
+ * near-linear, and it still orders sections a user script places) and, when
+ * no user script lays out the tables, as a small INSERT script with one rule
+ * per table that creates the table sections and their boundary symbols.
+ * Relocatable links ignore symbol ordering; sectsort.h handles them.
+ *===----------------------------------------------------------------------===*/
+#ifndef KLTO_LD_WRITERS_H
+#define KLTO_LD_WRITERS_H
+
+#include "order.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Human-readable order: one line per entry with table, level, input, id. */
+void kl_write_order_map(FILE *out, const struct kl_order *o);
+
+/* One symbol per line, in order, for --symbol-ordering-file. */
+void kl_write_symbol_order(FILE *out, const struct kl_order *o);
+
+/* INSERT script for final links: every Linux initcall table in level order
+ * between __initcall_start and __initcall_end with __initcall<L>_start and
+ * _end per level, the console table, and each extra table with
+ * __start_<name>/__stop_<name>; every symbol PROVIDEd. */
+void kl_write_table_script(FILE *out, const struct klto_tables *tables,
+                           const char *insert_after);
+
+/* SECTIONS script for --kmerge-sections, as Linux's scripts/module.lds.S:
+ * split .text.*, .data.*, .rodata.*, .bss.* (and their "..L" local
+ * variants) back into their base sections. */
+void kl_write_merge_script(FILE *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KLTO_LD_WRITERS_H */
