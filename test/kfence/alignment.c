@@ -11,14 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static int failures;
-#define EXPECT(c)                                                              \
-  do {                                                                         \
-    if (!(c)) {                                                                \
-      fprintf(stderr, "FAILED line %d: %s\n", __LINE__, #c);                   \
-      failures++;                                                              \
-    }                                                                          \
-  } while (0)
+#include "expect.h"
 
 static void check(void *p, size_t align, size_t size) {
   EXPECT(p != NULL);

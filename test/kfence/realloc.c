@@ -9,14 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static int failures;
-#define EXPECT(c)                                                              \
-  do {                                                                         \
-    if (!(c)) {                                                                \
-      fprintf(stderr, "FAILED line %d: %s\n", __LINE__, #c);                   \
-      failures++;                                                              \
-    }                                                                          \
-  } while (0)
+#include "expect.h"
 
 static void fill(unsigned char *p, size_t n, unsigned seed) {
   for (size_t i = 0; i < n; i++)
