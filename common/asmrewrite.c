@@ -488,6 +488,54 @@ static void statement(struct klto_asm_rewriter *rw, size_t chunk,
   }
 }
 
+/* Lexes `text` and calls `fn` with each statement's tokens, blanks and
+ * comments dropped. Returns false when out of memory. */
+static bool for_each_statement(const char *text, size_t len,
+                               enum klto_asm_dialect dialect,
+                               void (*fn)(void *ctx, const struct stmt *st),
+                               void *ctx) {
+  struct klto_lexer lx;
+  klto_lex_init(&lx, text, len, dialect);
+  struct stmt st = {NULL, 0, 0};
+  bool ok = true;
+  for (;;) {
+    struct klto_token t = klto_lex_next(&lx);
+    if (t.kind == KLTO_TOK_SPACE || t.kind == KLTO_TOK_COMMENT)
+      continue;
+    if (t.kind == KLTO_TOK_EOS || t.kind == KLTO_TOK_EOF) {
+      fn(ctx, &st);
+      st.n = 0;
+      if (t.kind == KLTO_TOK_EOF)
+        break;
+      continue;
+    }
+    if (st.n == st.cap) {
+      size_t cap = st.cap ? st.cap * 2 : 16;
+      struct klto_token *p = realloc(st.toks, cap * sizeof(*p));
+      if (!p) {
+        ok = false;
+        break;
+      }
+      st.toks = p;
+      st.cap = cap;
+    }
+    st.toks[st.n++] = t;
+  }
+  free(st.toks);
+  return ok;
+}
+
+struct chunk_ctx {
+  struct klto_asm_rewriter *rw;
+  size_t chunk;
+  unsigned long long line, *counter;
+};
+
+static void chunk_statement(void *p, const struct stmt *st) {
+  struct chunk_ctx *cc = p;
+  statement(cc->rw, cc->chunk, st, cc->line, cc->counter);
+}
+
 void klto_asm_rewriter_add_chunk(struct klto_asm_rewriter *rw,
                                  const char *text, size_t len,
                                  unsigned long long line,
@@ -498,26 +546,9 @@ void klto_asm_rewriter_add_chunk(struct klto_asm_rewriter *rw,
   size_t chunk = rw->n_chunks++;
   rw->chunks[chunk] = (struct chunk){text, len, line};
 
-  struct klto_lexer lx;
-  klto_lex_init(&lx, text, len, rw->opts->dialect);
-  struct stmt st = {NULL, 0, 0};
-  for (;;) {
-    struct klto_token t = klto_lex_next(&lx);
-    if (t.kind == KLTO_TOK_SPACE || t.kind == KLTO_TOK_COMMENT)
-      continue;
-    if (t.kind == KLTO_TOK_EOS || t.kind == KLTO_TOK_EOF) {
-      statement(rw, chunk, &st, line, counter);
-      st.n = 0;
-      if (t.kind == KLTO_TOK_EOF)
-        break;
-      continue;
-    }
-    if (!reserve(rw, (void **)&st.toks, &st.cap, st.n,
-                 sizeof(struct klto_token)))
-      break;
-    st.toks[st.n++] = t;
-  }
-  free(st.toks);
+  struct chunk_ctx cc = {rw, chunk, line, counter};
+  if (!for_each_statement(text, len, rw->opts->dialect, chunk_statement, &cc))
+    rw->oom = true;
   /* An entry is one asm statement's worth: a block left open at the end of a
    * chunk (no .previous) ends there. */
   close_entry(rw);
@@ -754,37 +785,22 @@ static void operand_names(const char *text, const struct stmt *st,
   }
 }
 
+struct names_ctx {
+  const char *text;
+  bool gcc_template;
+  void (*fn)(void *ctx, struct klto_str name);
+  void *ctx;
+};
+
+static void names_statement(void *p, const struct stmt *st) {
+  struct names_ctx *nc = p;
+  operand_names(nc->text, st, nc->gcc_template, nc->fn, nc->ctx);
+}
+
 bool klto_asm_operand_names(const char *text, size_t len,
                             enum klto_asm_dialect dialect, bool gcc_template,
                             void (*fn)(void *ctx, struct klto_str name),
                             void *ctx) {
-  struct klto_lexer lx;
-  klto_lex_init(&lx, text, len, dialect);
-  struct stmt st = {NULL, 0, 0};
-  bool ok = true;
-  for (;;) {
-    struct klto_token t = klto_lex_next(&lx);
-    if (t.kind == KLTO_TOK_SPACE || t.kind == KLTO_TOK_COMMENT)
-      continue;
-    if (t.kind == KLTO_TOK_EOS || t.kind == KLTO_TOK_EOF) {
-      operand_names(text, &st, gcc_template, fn, ctx);
-      st.n = 0;
-      if (t.kind == KLTO_TOK_EOF)
-        break;
-      continue;
-    }
-    if (st.n == st.cap) {
-      size_t cap = st.cap ? st.cap * 2 : 16;
-      struct klto_token *p = realloc(st.toks, cap * sizeof(*p));
-      if (!p) {
-        ok = false;
-        break;
-      }
-      st.toks = p;
-      st.cap = cap;
-    }
-    st.toks[st.n++] = t;
-  }
-  free(st.toks);
-  return ok;
+  struct names_ctx nc = {text, gcc_template, fn, ctx};
+  return for_each_statement(text, len, dialect, names_statement, &nc);
 }

@@ -20,8 +20,8 @@ using namespace llvm;
 namespace klto {
 
 ModuleAsmRewriter::ModuleAsmRewriter(NamingContext &Ctx)
-    : Ctx(Ctx), Triple(Ctx.M.getTargetTriple()) {
-  Opts.dialect = klto_asm_dialect_for_triple(Triple.c_str());
+    : Ctx(Ctx) {
+  Opts.dialect = klto_asm_dialect_for_triple(Ctx.M.getTargetTriple().c_str());
   Opts.modname = toKStr(Ctx.ModName);
   Opts.tables = Ctx.tables();
   Opts.stubs = Ctx.Opts.Stubs;

@@ -51,7 +51,6 @@ private:
   };
 
   NamingContext &Ctx;
-  std::string Triple;
   klto_asm_options Opts;
   klto_asm_hooks Hooks;
   klto_asm_rewriter *RW;
