@@ -187,6 +187,44 @@ long rankOf(void *Ctx, klto_str Section) {
   return It == Ranks.end() ? -1 : It->second;
 }
 
+/// The place of each output section of a -r link in the order. LLD merges
+/// a table's entries without ids, from all inputs, into one "<table>"
+/// section, which can take one place only: between two of them, no entry
+/// with an id may stand.
+bool rankRelocatable(Diag &D, const kl_order &O,
+                     llvm::StringMap<long> &Ranks) {
+  StringRef Table;
+  const kl_entry *Plain = nullptr, *IdAfterPlain = nullptr;
+  for (size_t I = 0; I < O.n; ++I) {
+    const kl_entry &E = O.entries[I];
+    if (E.shadowed)
+      continue;
+    if (StringRef(E.table.p, E.table.n) != Table) {
+      Table = StringRef(E.table.p, E.table.n);
+      Plain = IdAfterPlain = nullptr;
+    }
+    if (E.has_id) {
+      Ranks[StringRef(E.section.p, E.section.n)] = static_cast<long>(I);
+      if (Plain && !IdAfterPlain)
+        IdAfterPlain = &E;
+    } else if (!Plain) {
+      Plain = &E;
+      Ranks[Table] = static_cast<long>(I);
+    } else if (IdAfterPlain) {
+      fail(D, "--kinit-order cannot order table " + Table + " in a -r link: "
+                  "LLD merges its entries without ids from " +
+                  O.origins[Plain->origin] + " and " + O.origins[E.origin] +
+                  " into one section, but the entry " +
+                  StringRef(IdAfterPlain->section.p, IdAfterPlain->section.n) +
+                  " of " + O.origins[IdAfterPlain->origin] +
+                  " belongs between them; build those files with klto's "
+                  "plugin, or link them in a separate -r link");
+      return false;
+    }
+  }
+  return true;
+}
+
 /// Sorts the entry sections of LLD's -r output at `From` and moves it to
 /// `To`; on any failure `To` is left as it was.
 int sortRelocatable(Diag &D, StringRef From, StringRef To,
@@ -322,10 +360,8 @@ int main(int Argc, const char **Argv) {
         return fail(D, "cannot write " + *K.OrderMap);
     }
     if (L.Relocatable) {
-      for (size_t I = 0; I < O.n; ++I)
-        if (O.entries[I].has_id && !O.entries[I].shadowed)
-          Ranks[StringRef(O.entries[I].section.p, O.entries[I].section.n)] =
-              static_cast<long>(I);
+      if (!rankRelocatable(D, O, Ranks))
+        return 1;
       // LLD writes next to the output; the sorted file replaces it only
       // when everything worked.
       llvm::SmallString<256> Model(L.Output);

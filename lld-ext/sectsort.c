@@ -42,7 +42,10 @@ struct entry {
   size_t index;
   long rank;
   struct klto_str table;
-  bool rela; /* an entry's relocations: they move with it */
+  size_t name;   /* sh_name: where its name string starts */
+  size_t prefix; /* ".rela"/".rel" before the entry's name, or 0;
+                    SIZE_MAX: a relocation section named otherwise */
+  bool rela;     /* an entry's relocations: they move with it */
 };
 
 static int cmp_table(const struct entry *a, const struct entry *b) {
@@ -92,6 +95,65 @@ static bool in_bounds(const struct elf *e, uint64_t off, uint64_t len) {
 #define SHT_GROUP 17
 #define SHT_SYMTAB_SHNDX 18
 #define SHF_INFO_LINK 0x40
+
+static int cmp_size(const void *pa, const void *pb) {
+  size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+  return a < b ? -1 : a > b;
+}
+
+/* Renames each entry section "<table>..<id>" (and its ".rela" twin) to
+ * "<table>" by ending its name string after the table name: every later
+ * link then finds the entries with the pattern Linux's vmlinux.lds uses,
+ * "*(.initcall6.init)", and takes them in section header order, the order
+ * just given. This is what Linux's .tmp_initcalls.lds achieves by merging,
+ * without moving a byte of section data. LLD gives every section name its
+ * own string; a string that another header or the symbol table shares
+ * would be renamed for them too, so that is refused. */
+static const char *rename_to_tables(struct elf *e, const struct entry *ents,
+                                    size_t n, uint64_t stroff,
+                                    uint64_t strsize, uint64_t shoff,
+                                    uint64_t shnum, const struct layout *l) {
+  size_t *names = malloc(shnum * sizeof(*names));
+  if (!names)
+    return "out of memory";
+  for (size_t i = 0; i < shnum; ++i) {
+    names[i] = (size_t)rd(e, shoff + i * l->shentsize + l->name, 4);
+    uint64_t type = rd(e, shoff + i * l->shentsize + l->type, 4);
+    uint64_t link = rd(e, shoff + i * l->shentsize + l->link, 4);
+    if (type == SHT_SYMTAB && stroff ==
+            rd(e, shoff + link * l->shentsize + l->offset, l->w)) {
+      free(names);
+      return "its symbols and sections share one string table";
+    }
+  }
+  qsort(names, shnum, sizeof(*names), cmp_size);
+  const char *err = NULL;
+  for (size_t k = 0; k < n && !err; ++k) {
+    const struct entry *x = &ents[k];
+    if (x->prefix == SIZE_MAX)
+      continue;
+    size_t cut = x->name + x->prefix + x->table.n;
+    if (cut >= strsize || e->p[stroff + cut] == 0)
+      continue; /* already just "<table>" */
+    /* No other name may start inside the part that is cut off. */
+    size_t lo = 0, hi = shnum;
+    while (lo < hi) {
+      size_t mid = (lo + hi) / 2;
+      if (names[mid] <= x->name)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    size_t end = x->name + strnlen((const char *)e->p + stroff + x->name,
+                                   strsize - x->name);
+    if (lo < shnum && names[lo] < end)
+      err = "another section's name shares an entry section's name string";
+    else
+      e->p[stroff + cut] = 0;
+  }
+  free(names);
+  return err;
+}
 
 const char *kl_sort_relocatable(unsigned char *buf, size_t size,
                                 const struct klto_tables *tables,
@@ -152,12 +214,28 @@ const char *kl_sort_relocatable(unsigned char *buf, size_t size,
     const char *s = (const char *)e.p + stroff + name;
     size_t len = strnlen(s, strsize - name);
     struct klto_str sec = {s, len}, table, id;
-    if (len == strsize - name ||
-        !klto_split_entry_section(tables, sec, &table, &id))
+    if (len == strsize - name)
       continue;
+    if (!klto_split_entry_section(tables, sec, &table, &id)) {
+      /* Entries built without ids, which LLD merged into one section. */
+      if (!klto_is_table(tables, sec))
+        continue;
+      table = sec;
+    }
     by_slot[n].index = i;
     by_slot[n].rank = rank(ctx, sec);
     by_slot[n].table = table;
+    by_slot[n].name = rd(&e, SH(i, name, 4));
+    by_slot[n].prefix = 0;
+    if (rela) {
+      /* LLD names it ".rela<name>"; anything else keeps its name. */
+      const char *pre = type == SHT_RELA ? ".rela" : ".rel";
+      size_t np = strlen(pre), rn = by_slot[n].name;
+      bool twin = rn < strsize && strsize - rn > np + len &&
+                  memcmp(e.p + stroff + rn, pre, np) == 0 &&
+                  memcmp(e.p + stroff + rn + np, s, len + 1) == 0;
+      by_slot[n].prefix = twin ? np : SIZE_MAX;
+    }
     by_slot[n].rela = rela;
     ++n;
   }
@@ -223,6 +301,8 @@ const char *kl_sort_relocatable(unsigned char *buf, size_t size,
     err = "the section name table moved";
     goto out;
   }
+  err = rename_to_tables(&e, by_slot, n, stroff, strsize,
+                         shoff, shnum, l);
 #undef SH
 out:
   free(by_slot);
