@@ -340,14 +340,19 @@ llvm::Expected<LinkLine> parseLinkLine(llvm::ArrayRef<const char *> Argv,
       L.Output = A.Value.str();
       continue; // klto may have LLD write elsewhere first
     }
+    if (N == "T" || N == "script") {
+      // One form for every spelling, so the driver can swap in a copy.
+      L.UserScripts.push_back({A.Value.str(), L.LldArgs.size() + 1});
+      L.LldArgs.push_back("-T");
+      L.LldArgs.push_back(Saver.save(A.Value).data());
+      continue;
+    }
     L.LldArgs.insert(L.LldArgs.end(), Raw.begin(), Raw.end());
     if (N.empty()) {
       L.Inputs.push_back({A.Value.str(), State.WholeArchive});
     } else if (N == "l" || N == "library") {
       if (auto P = findLibrary(A.Value, Dirs, State.Static))
         L.Inputs.push_back({*P, State.WholeArchive});
-    } else if (N == "T" || N == "script") {
-      L.UserScripts.push_back(A.Value.str());
     } else if (N == "r" || N == "relocatable") {
       L.Relocatable = true;
     } else if (N == "whole-archive") {

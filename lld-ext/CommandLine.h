@@ -36,6 +36,11 @@ struct LinkInput {
   bool WholeArchive;
 };
 
+struct UserScript {
+  std::string Path;
+  size_t ArgIndex; // of the path in LldArgs
+};
+
 struct LinkLine {
   KltoOptions Klto;
   /// argv[0] and every argument for LLD, klto's, -o and the user's
@@ -43,7 +48,7 @@ struct LinkLine {
   std::vector<const char *> LldArgs;
   std::vector<LinkInput> Inputs;
   std::string Output = "a.out";
-  std::vector<std::string> UserScripts;
+  std::vector<UserScript> UserScripts;
   std::optional<std::string> UserOrderingFile;
   bool Relocatable = false;
   bool Verbose = false;

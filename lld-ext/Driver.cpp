@@ -11,6 +11,7 @@
 #include "Scanner.h"
 #include "anchor.h"
 #include "order.h"
+#include "scriptpatch.h"
 #include "sectsort.h"
 #include "writers.h"
 
@@ -148,7 +149,8 @@ llvm::Error readSymbolList(StringRef Path, std::vector<std::string> &Out) {
 /// script klto adds; for -r links that leaves no way to apply the order.
 std::optional<std::string> scriptPlacingTables(const LinkLine &L,
                                                const klto_tables &Tables) {
-  for (const std::string &Script : L.UserScripts) {
+  for (const UserScript &U : L.UserScripts) {
+    const std::string &Script = U.Path;
     auto Buf = llvm::MemoryBuffer::getFile(Script, /*IsText=*/true);
     if (!Buf)
       continue; // LLD reports it
@@ -185,6 +187,43 @@ long rankOf(void *Ctx, klto_str Section) {
   const auto &Ranks = *static_cast<const llvm::StringMap<long> *>(Ctx);
   auto It = Ranks.find(StringRef(Section.p, Section.n));
   return It == Ranks.end() ? -1 : It->second;
+}
+
+/// Has LLD read, for each user script that places a table by its name
+/// alone, a copy that also places the table's "<table>..<id>" entries.
+bool patchUserScripts(Diag &D, const LinkLine &L, const klto_tables &Tables,
+                      TempFiles &Temps, llvm::StringSaver &Saver,
+                      std::vector<const char *> &Args,
+                      std::vector<std::pair<std::string, std::string>> &Copies) {
+  for (const UserScript &U : L.UserScripts) {
+    auto Buf = llvm::MemoryBuffer::getFile(U.Path, /*IsText=*/true);
+    if (!Buf)
+      continue; // LLD looks it up in the -L paths too, and reports it
+    auto Copy = Temps.create("lds");
+    if (!Copy) {
+      fail(D, llvm::toString(Copy.takeError()));
+      return false;
+    }
+    FILE *F = openOut(*Copy);
+    if (!F) {
+      fail(D, "cannot write " + *Copy);
+      return false;
+    }
+    size_t Patched = kl_patch_script(F, (*Buf)->getBufferStart(),
+                                     (*Buf)->getBufferSize(), &Tables);
+    if (!closeOut(F)) {
+      fail(D, "cannot write " + *Copy);
+      return false;
+    }
+    if (!Patched)
+      continue;
+    Args[U.ArgIndex] = Saver.save(*Copy).data();
+    Copies.push_back({*Copy, U.Path});
+    if (L.Verbose)
+      llvm::errs() << "klto: " << U.Path << ": " << Patched
+                   << " table patterns extended to their entries\n";
+  }
+  return true;
 }
 
 /// The place of each output section of a -r link in the order. LLD merges
@@ -286,6 +325,8 @@ int main(int Argc, const char **Argv) {
   // place of each entry section in the order.
   llvm::SmallString<256> RelocTemp;
   llvm::StringMap<long> Ranks;
+  // Copies of user scripts LLD reads instead, for its messages: (copy, original).
+  std::vector<std::pair<std::string, std::string>> Copies;
   if (K.MergeSections && !L.Relocatable && !L.InfoOnly)
     return fail(D, "--kmerge-sections merges sections of a relocatable "
                    "(-r) link, as for a kernel module; add -r");
@@ -394,6 +435,8 @@ int main(int Argc, const char **Argv) {
       Args.push_back(Saver.save("--symbol-ordering-file=" + *OrderFile).data());
       // Entries of archive members LLD leaves out are not an error.
       Args.push_back("--no-warn-symbol-ordering");
+      if (!patchUserScripts(D, L, Tables, Temps, Saver, Args, Copies))
+        return 1;
       if (L.UserScripts.empty()) {
         FILE *T = openOut(*Script);
         if (!T)
@@ -493,6 +536,11 @@ int main(int Argc, const char **Argv) {
   lld::Result R = lld::lldMain(Args, llvm::outs(), llvm::errs(),
                                {{lld::Gnu, &lld::elf::link}});
   llvm::outs().flush();
+  if (R.retCode)
+    for (const auto &[Copy, Original] : Copies)
+      llvm::errs() << "note: " << Copy << " in the messages above is klto's "
+                   << "copy of " << Original
+                   << " with '<table>..*' patterns added\n";
   llvm::errs().flush();
   if (RelocTemp.empty())
     return R.retCode;

@@ -6,6 +6,8 @@ straight out of vmlinux, and the initcalls it ran out of a boot log.
                                              one line per entry: <table> <function>
     kernel_tables.py bootlog <log>           one line per initcall run: <function>
     kernel_tables.py compare <ref> <other>   entry-by-entry diff, exit 1 if they differ
+    kernel_tables.py perturb <vmlinux> <out> a copy whose level-6 initcalls at
+                                             1/3 and 2/3 of the table trade places
 
 Entries are PREL32 offsets (CONFIG_HAVE_ARCH_PREL32_RELOCATIONS: arm64,
 x86_64, ...) unless --pointers says they are function pointers. Functions are named after the symbol at the entry's target;
@@ -42,11 +44,15 @@ class Elf:
             if typ != 8 and addr and size:  # not NOBITS, allocated
                 self.sections.append((addr, off, size))
 
-    def read(self, addr, size):
+    def offset(self, addr, size):
         for base, off, length in self.sections:
             if base <= addr and addr + size <= base + length:
-                return self.data[off + addr - base: off + addr - base + size]
+                return off + addr - base
         raise KeyError(f"address {addr:#x} is in no section with contents")
+
+    def read(self, addr, size):
+        at = self.offset(addr, size)
+        return self.data[at:at + size]
 
 
 def symbols(path):
@@ -127,6 +133,27 @@ def tables(path, prel32):
     return lines
 
 
+def perturb(path, out):
+    """Swaps two level-6 PREL32 initcall entries of a vmlinux: the kernel
+    made from the copy runs those two initcalls in each other's place."""
+    elf = Elf(path)
+    syms, _ = symbols(path)
+    begin, end = syms["__initcall6_start"], syms["__initcall7_start"]
+    n = (end - begin) // 4
+    if n < 3:
+        sys.exit(f"{path}: only {n} level-6 initcalls, nothing to swap")
+    a, b = begin + 4 * (n // 3), begin + 4 * (2 * n // 3)
+    data = bytearray(elf.data)
+    target = {}
+    for at in (a, b):
+        off, = struct.unpack(elf.endian + "i", elf.read(at, 4))
+        target[at] = at + off
+    for at, other in ((a, b), (b, a)):
+        struct.pack_into(elf.endian + "i", data, elf.offset(at, 4), target[other] - at)
+    with open(out, "wb") as f:
+        f.write(data)
+
+
 CALLING = re.compile(r"calling  ([^+ ]+)\+0x[0-9a-f]+/0x[0-9a-f]+")
 
 
@@ -155,6 +182,8 @@ def main():
         if diff or len(ref) != len(other):
             sys.exit(1)
         print(f"{sys.argv[3]}: all {len(ref)} entries match")
+    elif cmd == "perturb" and len(sys.argv) == 4:
+        perturb(sys.argv[2], sys.argv[3])
     else:
         sys.exit(__doc__)
 

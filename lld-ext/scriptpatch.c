@@ -1,0 +1,118 @@
+/*===- scriptpatch.c - let a user's linker script find klto's entries -----===*
+ *
+ * See scriptpatch.h. The lexer follows LLD's ScriptLexer closely enough for
+ * this purpose: comments and quoted strings are copied untouched, and a
+ * word is a run of characters that are not blanks or punctuation; a table
+ * name counts only inside the parentheses of an input section description
+ * ("*(...)", "file.o(...)", possibly under SORT/KEEP), never as an output
+ * section name or the argument of ADDR(), SIZEOF() and the like.
+ *===----------------------------------------------------------------------===*/
+#include "scriptpatch.h"
+
+#include <stdbool.h>
+#include <string.h>
+
+/* Words whose parentheses hold something other than section patterns. */
+static const char *const non_patterns[] = {
+    "ABSOLUTE", "ADDR", "ALIGN", "ALIGNOF", "AS_NEEDED", "ASSERT", "AT",
+    "BYTE", "CONSTANT", "DATA_SEGMENT_ALIGN", "DATA_SEGMENT_END",
+    "DATA_SEGMENT_RELRO_END", "DEFINED", "ENTRY", "EXCLUDE_FILE", "EXTERN",
+    "FILL", "GROUP", "HIDDEN", "INPUT", "INPUT_SECTION_FLAGS", "LENGTH",
+    "LOADADDR", "LOG2CEIL", "LONG", "MAX", "MIN", "NOCROSSREFS", "ORIGIN",
+    "OUTPUT", "OUTPUT_ARCH", "OUTPUT_FORMAT", "PROVIDE", "PROVIDE_HIDDEN",
+    "QUAD", "REGION_ALIAS", "SEARCH_DIR", "SEGMENT_START", "SHORT",
+    "SIZEOF", "SQUAD", "STARTUP", "SUBALIGN", "TARGET", "VERSION"};
+
+/* Wrappers inside an input section description: their words are still
+ * section patterns when the description's parentheses enclose them. */
+static bool is_wrapper(const char *w, size_t n) {
+  return (n == 4 && memcmp(w, "KEEP", 4) == 0) ||
+         (n >= 4 && memcmp(w, "SORT", 4) == 0) ||
+         (n == 7 && memcmp(w, "REVERSE", 7) == 0);
+}
+
+static bool is_non_pattern(const char *w, size_t n) {
+  for (size_t i = 0; i < sizeof(non_patterns) / sizeof(*non_patterns); ++i)
+    if (strlen(non_patterns[i]) == n && memcmp(non_patterns[i], w, n) == 0)
+      return true;
+  return false;
+}
+
+static bool is_word_char(char c) {
+  return !strchr(" \t\r\n\f\v(){};,:=<>!&|+-/%~?\"", c) && c != '\0';
+}
+
+enum paren_kind { P_OTHER, P_WRAPPER, P_PATTERNS };
+
+size_t kl_patch_script(FILE *out, const char *text, size_t n,
+                       const struct klto_tables *tables) {
+  /* Parentheses nest only a few deep in any real script; deeper ones are
+   * tracked as "other", which only means nothing inside is extended. */
+  enum paren_kind stack[32];
+  size_t depth = 0, patched = 0;
+  const char *word = NULL; /* the last word, for the '(' that follows it */
+  size_t word_n = 0;
+  size_t i = 0;
+  while (i < n) {
+    char c = text[i];
+    if (c == '/' && i + 1 < n && text[i + 1] == '*') {
+      const char *end = memmem(text + i + 2, n - i - 2, "*/", 2);
+      size_t stop = end ? (size_t)(end - text) + 2 : n;
+      fwrite(text + i, 1, stop - i, out);
+      i = stop;
+      continue;
+    }
+    if (c == '"') {
+      const char *end = memchr(text + i + 1, '"', n - i - 1);
+      size_t stop = end ? (size_t)(end - text) + 1 : n;
+      fwrite(text + i, 1, stop - i, out);
+      i = stop;
+      word = NULL;
+      continue;
+    }
+    if (c == '(') {
+      enum paren_kind k = P_OTHER;
+      bool in_patterns = depth > 0 && depth <= 32 &&
+                         stack[depth - 1] == P_PATTERNS;
+      if (word && is_wrapper(word, word_n))
+        k = in_patterns ? P_PATTERNS : P_WRAPPER;
+      else if (word && !is_non_pattern(word, word_n))
+        k = P_PATTERNS; /* "*(" or "file.o(" */
+      if (depth < 32)
+        stack[depth] = k;
+      ++depth;
+      word = NULL;
+      fputc(c, out);
+      ++i;
+      continue;
+    }
+    if (c == ')') {
+      if (depth)
+        --depth;
+      word = NULL;
+      fputc(c, out);
+      ++i;
+      continue;
+    }
+    if (!is_word_char(c)) {
+      if (!strchr(" \t\r\n\f\v", c))
+        word = NULL;
+      fputc(c, out);
+      ++i;
+      continue;
+    }
+    size_t start = i;
+    while (i < n && is_word_char(text[i]))
+      ++i;
+    word = text + start;
+    word_n = i - start;
+    fwrite(word, 1, word_n, out);
+    struct klto_str w = {word, word_n};
+    if (depth > 0 && depth <= 32 && stack[depth - 1] == P_PATTERNS &&
+        klto_is_table(tables, w)) {
+      fprintf(out, " %.*s..*", (int)word_n, word);
+      ++patched;
+    }
+  }
+  return patched;
+}

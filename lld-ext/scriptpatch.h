@@ -1,0 +1,34 @@
+/*===- scriptpatch.h - let a user's linker script find klto's entries -----===*
+ *
+ * Scripts written for non-LTO links place a table with its own name only:
+ * Linux's vmlinux.lds has "KEEP(*(.initcall6.init))", Zephyr and U-Boot
+ * have the like. Entries built by klto's plugin live in "<table>..<id>"
+ * sections, which such a script leaves as orphans outside the table (the
+ * kernel then boots with no initcalls). For final links klto hands LLD a
+ * copy of each user script in which every input section pattern that is
+ * exactly a table name also names "<table>..*"; --symbol-ordering-file
+ * then orders the entries inside. One pass over the text, nothing else in
+ * the script changes.
+ *===----------------------------------------------------------------------===*/
+#ifndef KLTO_LD_SCRIPTPATCH_H
+#define KLTO_LD_SCRIPTPATCH_H
+
+#include "klto/naming.h"
+
+#include <stddef.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Writes `text` (a linker script of `n` bytes) to `out`, extended as above.
+ * Returns how many patterns were extended. */
+size_t kl_patch_script(FILE *out, const char *text, size_t n,
+                       const struct klto_tables *tables);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KLTO_LD_SCRIPTPATCH_H */
