@@ -4,7 +4,8 @@
 // pretend to be (anything, an ELF object, an archive, bitcode, module asm,
 // or a list of section names), so each reader sees mostly well-formed
 // prefixes and then garbage. Whatever is found goes through the order
-// computation and every writer, as in a real link.
+// computation and every writer, as in a real link; the bytes also go
+// through the -r post-pass and the user-script rewriter.
 //
 // LLVM 19's own bitcode reader is not memory-safe on malformed input (it
 // reads past its string table in GlobalValue::setPartition, a finding of
@@ -15,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 #include "Scanner.h"
 #include "order.h"
+#include "scriptpatch.h"
 #include "sectsort.h"
 #include "writers.h"
 
@@ -85,6 +87,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   FILE *Null = std::fopen("/dev/null", "w");
   kl_write_order_map(Null, &O);
   kl_write_symbol_order(Null, &O);
+  // The same bytes as a user's linker script to extend.
+  kl_patch_script(Null, Bytes.data(), Bytes.size(), &Tables);
   std::fclose(Null);
   // The -r post-pass on whatever the input is, with every entry ranked.
   std::vector<unsigned char> Copy(Bytes.begin(), Bytes.end());
