@@ -190,8 +190,11 @@ long rankOf(void *Ctx, klto_str Section) {
 }
 
 /// Has LLD read, for each user script that places a table by its name
-/// alone, a copy that also places the table's "<table>..<id>" entries.
-bool patchUserScripts(Diag &D, const LinkLine &L, const klto_tables &Tables,
+/// alone, a copy that also places the table's "<table>..<id>" entries (if
+/// `Tables`) and the split sections of .text, .data, .rodata and .bss (if
+/// `MergeSplit`).
+bool patchUserScripts(Diag &D, const LinkLine &L, const klto_tables *Tables,
+                      bool MergeSplit,
                       TempFiles &Temps, llvm::StringSaver &Saver,
                       std::vector<const char *> &Args,
                       std::vector<std::pair<std::string, std::string>> &Copies) {
@@ -210,7 +213,8 @@ bool patchUserScripts(Diag &D, const LinkLine &L, const klto_tables &Tables,
       return false;
     }
     size_t Patched = kl_patch_script(F, (*Buf)->getBufferStart(),
-                                     (*Buf)->getBufferSize(), &Tables);
+                                     (*Buf)->getBufferSize(), Tables,
+                                     MergeSplit);
     if (!closeOut(F)) {
       fail(D, "cannot write " + *Copy);
       return false;
@@ -221,7 +225,7 @@ bool patchUserScripts(Diag &D, const LinkLine &L, const klto_tables &Tables,
     Copies.push_back({*Copy, U.Path});
     if (L.Verbose)
       llvm::errs() << "klto: " << U.Path << ": " << Patched
-                   << " table patterns extended to their entries\n";
+                   << " section patterns extended\n";
   }
   return true;
 }
@@ -327,9 +331,6 @@ int main(int Argc, const char **Argv) {
   llvm::StringMap<long> Ranks;
   // Copies of user scripts LLD reads instead, for its messages: (copy, original).
   std::vector<std::pair<std::string, std::string>> Copies;
-  if (K.MergeSections && !L.Relocatable && !L.InfoOnly)
-    return fail(D, "--kmerge-sections merges sections of a relocatable "
-                   "(-r) link, as for a kernel module; add -r");
   if (Order && L.Relocatable)
     if (auto Script = scriptPlacingTables(L, Tables))
       return fail(D, "--kinit-order cannot order a relocatable link whose "
@@ -435,8 +436,6 @@ int main(int Argc, const char **Argv) {
       Args.push_back(Saver.save("--symbol-ordering-file=" + *OrderFile).data());
       // Entries of archive members LLD leaves out are not an error.
       Args.push_back("--no-warn-symbol-ordering");
-      if (!patchUserScripts(D, L, Tables, Temps, Saver, Args, Copies))
-        return 1;
       if (L.UserScripts.empty()) {
         FILE *T = openOut(*Script);
         if (!T)
@@ -469,7 +468,14 @@ int main(int Argc, const char **Argv) {
         Saver.save("--symbol-ordering-file=" + *L.UserOrderingFile).data());
   }
 
-  if (K.MergeSections) {
+  // Final links: LLD's default layout already merges split sections into
+  // their base sections; a user script needs telling.
+  if (!L.Relocatable && !L.InfoOnly && (Order || K.MergeSections) &&
+      !patchUserScripts(D, L, Order ? &Tables : nullptr, K.MergeSections,
+                        Temps, Saver, Args, Copies))
+    return 1;
+
+  if (K.MergeSections && L.Relocatable) {
     auto Merge = Temps.create("lds");
     if (!Merge)
       return fail(D, llvm::toString(Merge.takeError()));
@@ -540,7 +546,7 @@ int main(int Argc, const char **Argv) {
     for (const auto &[Copy, Original] : Copies)
       llvm::errs() << "note: " << Copy << " in the messages above is klto's "
                    << "copy of " << Original
-                   << " with '<table>..*' patterns added\n";
+                   << " with klto's section patterns added\n";
   llvm::errs().flush();
   if (RelocTemp.empty())
     return R.retCode;

@@ -8,6 +8,7 @@
  * section name or the argument of ADDR(), SIZEOF() and the like.
  *===----------------------------------------------------------------------===*/
 #include "scriptpatch.h"
+#include "writers.h"
 
 #include <stdbool.h>
 #include <string.h>
@@ -44,8 +45,15 @@ static bool is_word_char(char c) {
 
 enum paren_kind { P_OTHER, P_WRAPPER, P_PATTERNS };
 
+static const char *split_base(const char *w, size_t n) {
+  for (size_t i = 0; i < KL_N_SPLIT_BASES; ++i)
+    if (strlen(kl_split_bases[i]) == n && memcmp(kl_split_bases[i], w, n) == 0)
+      return kl_split_bases[i];
+  return NULL;
+}
+
 size_t kl_patch_script(FILE *out, const char *text, size_t n,
-                       const struct klto_tables *tables) {
+                       const struct klto_tables *tables, bool merge_split) {
   /* Parentheses nest only a few deep in any real script; deeper ones are
    * tracked as "other", which only means nothing inside is extended. */
   enum paren_kind stack[32];
@@ -107,10 +115,14 @@ size_t kl_patch_script(FILE *out, const char *text, size_t n,
     word = text + start;
     word_n = i - start;
     fwrite(word, 1, word_n, out);
-    struct klto_str w = {word, word_n};
-    if (depth > 0 && depth <= 32 && stack[depth - 1] == P_PATTERNS &&
-        klto_is_table(tables, w)) {
+    if (depth == 0 || depth > 32 || stack[depth - 1] != P_PATTERNS)
+      continue;
+    const char *base;
+    if (tables && klto_is_table(tables, (struct klto_str){word, word_n})) {
       fprintf(out, " %.*s..*", (int)word_n, word);
+      ++patched;
+    } else if (merge_split && (base = split_base(word, word_n))) {
+      kl_write_split_patterns(out, base);
       ++patched;
     }
   }

@@ -7,14 +7,18 @@
  * kernel then boots with no initcalls). For final links klto hands LLD a
  * copy of each user script in which every input section pattern that is
  * exactly a table name also names "<table>..*"; --symbol-ordering-file
- * then orders the entries inside. One pass over the text, nothing else in
- * the script changes.
+ * then orders the entries inside. With --kmerge-sections the base sections
+ * get their split sections too ("*(.text)" also takes ".text.[0-9a-zA-Z_]*",
+ * the sections LTO's code generator gives every function), as Linux's
+ * vmlinux.lds does under CONFIG_LTO_CLANG. One pass over the text, nothing
+ * else in the script changes.
  *===----------------------------------------------------------------------===*/
 #ifndef KLTO_LD_SCRIPTPATCH_H
 #define KLTO_LD_SCRIPTPATCH_H
 
 #include "klto/naming.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -22,10 +26,11 @@
 extern "C" {
 #endif
 
-/* Writes `text` (a linker script of `n` bytes) to `out`, extended as above.
- * Returns how many patterns were extended. */
+/* Writes `text` (a linker script of `n` bytes) to `out`, extended as above:
+ * table patterns when `tables` is not NULL, base sections when
+ * `merge_split`. Returns how many patterns were extended. */
 size_t kl_patch_script(FILE *out, const char *text, size_t n,
-                       const struct klto_tables *tables);
+                       const struct klto_tables *tables, bool merge_split);
 
 #ifdef __cplusplus
 }

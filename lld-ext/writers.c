@@ -88,16 +88,23 @@ void kl_write_table_script(FILE *out, const struct klto_tables *tables,
   fprintf(out, "}\nINSERT AFTER %s;\n", insert_after);
 }
 
+const char *const kl_split_bases[KL_N_SPLIT_BASES] = {".bss", ".data",
+                                                       ".rodata", ".text"};
+
+void kl_write_split_patterns(FILE *out, const char *base) {
+  fprintf(out, " %s.[0-9a-zA-Z_]*", base);
+  if (strcmp(base, ".text") != 0)
+    fprintf(out, " %s..L*", base);
+}
+
 void kl_write_merge_script(FILE *out) {
-  static const char *const bases[] = {".bss", ".data", ".rodata", ".text"};
   fprintf(out, "/* klto: split sections merged back, as Linux's "
                "module.lds.S */\nSECTIONS {\n");
-  for (size_t i = 0; i < sizeof(bases) / sizeof(bases[0]); ++i) {
-    const char *b = bases[i];
-    fprintf(out, "  %s : {\n    *(%s %s.[0-9a-zA-Z_]*)\n", b, b, b);
-    if (strcmp(b, ".text") != 0)
-      fprintf(out, "    *(%s..L*)\n", b);
-    fprintf(out, "  }\n");
+  for (size_t i = 0; i < KL_N_SPLIT_BASES; ++i) {
+    const char *b = kl_split_bases[i];
+    fprintf(out, "  %s : {\n    *(%s", b, b);
+    kl_write_split_patterns(out, b);
+    fprintf(out, ")\n  }\n");
   }
   fprintf(out, "}\n");
 }

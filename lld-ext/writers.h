@@ -28,6 +28,13 @@ void kl_write_symbol_order(FILE *out, const struct kl_order *o);
 void kl_write_table_script(FILE *out, const struct klto_tables *tables,
                            const char *insert_after);
 
+/* The sections --kmerge-sections merges split sections back into, and the
+ * patterns of those split sections (".data.[0-9a-zA-Z_]*", ".data..L*"),
+ * each written with a space before it. */
+#define KL_N_SPLIT_BASES 4
+extern const char *const kl_split_bases[KL_N_SPLIT_BASES];
+void kl_write_split_patterns(FILE *out, const char *base);
+
 /* SECTIONS script for --kmerge-sections, as Linux's scripts/module.lds.S:
  * split .text.*, .data.*, .rodata.*, .bss.* (and their "..L" local
  * variants) back into their base sections. */
