@@ -31,13 +31,42 @@ static const char *const LibcAllocators[] = {
     "valloc",        "pvalloc",  "malloc_usable_size",
 };
 
-/// The libc function each name mirrors: the libc names themselves, plus
-/// "fn:libcfn" pairs from -fplugin-arg-klto-kfence-alloc (a bare "fn"
-/// mirrors malloc).
+/// operator new and delete of the Itanium ABI on 64-bit targets, each with
+/// a hook in the runtime's hooks_cxx.c.
+static const char *const CxxOperators[] = {
+    "_Znwm",
+    "_Znam",
+    "_ZnwmRKSt9nothrow_t",
+    "_ZnamRKSt9nothrow_t",
+    "_ZnwmSt11align_val_t",
+    "_ZnamSt11align_val_t",
+    "_ZnwmSt11align_val_tRKSt9nothrow_t",
+    "_ZnamSt11align_val_tRKSt9nothrow_t",
+    "_ZdlPv",
+    "_ZdaPv",
+    "_ZdlPvm",
+    "_ZdaPvm",
+    "_ZdlPvRKSt9nothrow_t",
+    "_ZdaPvRKSt9nothrow_t",
+    "_ZdlPvSt11align_val_t",
+    "_ZdaPvSt11align_val_t",
+    "_ZdlPvmSt11align_val_t",
+    "_ZdaPvmSt11align_val_t",
+    "_ZdlPvSt11align_val_tRKSt9nothrow_t",
+    "_ZdaPvSt11align_val_tRKSt9nothrow_t",
+};
+
+/// The hook each name goes to, without its "__kfence_" prefix: libc names
+/// map to themselves, C++ operators to their name without the leading
+/// underscore, and "fn:libcfn" pairs from -fplugin-arg-klto-kfence-alloc
+/// to the libc function they mirror (a bare "fn" mirrors malloc).
 static StringMap<std::string> redirections(NamingContext &Ctx) {
   StringMap<std::string> Map;
   for (const char *Name : LibcAllocators)
     Map[Name] = Name;
+  if (Ctx.Opts.KfenceCxx)
+    for (StringRef Name : CxxOperators)
+      Map[Name] = Name.drop_front().str();
   for (const std::string &Spec : Ctx.Opts.KfenceAllocators) {
     auto [Fn, Libc] = StringRef(Spec).split(':');
     if (Libc.empty())

@@ -59,6 +59,11 @@ bool Options::parse(const std::string &ArgStr, std::string &Error) {
                     isFlag("verbose", Arg, Verbose) ||
                     isFlag("kfence", Arg, Kfence)))
     return true;
+  // C++ operators only make sense with the C hooks: one implies the other.
+  if (!HasValue && isFlag("kfence-cxx", Arg, KfenceCxx)) {
+    Kfence |= KfenceCxx;
+    return true;
+  }
   Error = ("unknown option '" + Arg + "'; " + usage()).str();
   return false;
 }
@@ -66,7 +71,7 @@ bool Options::parse(const std::string &ArgStr, std::string &Error) {
 const char *Options::usage() {
   return "klto options (-fplugin-arg-klto-<option>): modname=<name>, "
          "table=<section>[,<section>...], [no-]stubs, [no-]keep-asm-refs, "
-         "[no-]verbose, [no-]kfence, "
+         "[no-]verbose, [no-]kfence, [no-]kfence-cxx, "
          "kfence-alloc=<fn>[:<libc fn>][,...]";
 }
 
@@ -84,6 +89,9 @@ static cl::opt<bool> ClVerbose("klto-verbose",
                                cl::desc("klto: print every action"));
 static cl::opt<bool> ClKfence("klto-kfence",
                               cl::desc("klto: redirect allocations to KFENCE"));
+static cl::opt<bool>
+    ClKfenceCxx("klto-kfence-cxx",
+                cl::desc("klto: also redirect C++ new/delete to KFENCE"));
 static cl::list<std::string>
     ClKfenceAlloc("klto-kfence-alloc", cl::CommaSeparated,
                   cl::desc("klto: project allocators to redirect"));
@@ -95,7 +103,8 @@ Options optionsFromCommandLine() {
   O.Stubs = !ClNoStubs;
   O.KeepAsmRefs = !ClNoKeepAsmRefs;
   O.Verbose = ClVerbose;
-  O.Kfence = ClKfence;
+  O.KfenceCxx = ClKfenceCxx;
+  O.Kfence = ClKfence || ClKfenceCxx;
   O.KfenceAllocators.assign(ClKfenceAlloc.begin(), ClKfenceAlloc.end());
   return O;
 }

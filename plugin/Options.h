@@ -25,6 +25,8 @@ struct Options {
   bool Verbose = false;
   /// Redirect allocation calls to the KFENCE runtime.
   bool Kfence = false;
+  /// With Kfence, C++ operator new and delete too.
+  bool KfenceCxx = false;
   /// Project allocators to redirect, as "name" (malloc-like) or
   /// "name:free" / "name:malloc" / ... to say which libc function it mirrors.
   std::vector<std::string> KfenceAllocators;

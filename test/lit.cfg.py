@@ -23,6 +23,8 @@ klto_ld = os.path.join(config.klto_bin_dir, "ld.lld")
 stock_ld = os.path.join(config.llvm_tools_dir, "ld.lld")
 inputs = os.path.join(config.test_source_root, "Inputs")
 
+# %clangxx first: %clang is a prefix of it.
+config.substitutions.append(("%clangxx", config.klto_clang + "++"))
 config.substitutions.append(("%clang", config.klto_clang))
 # %passplugin first: %plugin is a prefix of it.
 config.substitutions.append(("%passplugin", pass_plugin))

@@ -2,9 +2,10 @@
 """Reads a Linux kernel's initcall, console-initcall and PCI-fixup tables
 straight out of vmlinux, and the initcalls it ran out of a boot log.
 
-    kernel_tables.py tables <vmlinux> [--pointers]
+    kernel_tables.py tables <vmlinux> [--pointers] [--known <elf>]...
                                              one line per entry: <table> <function>
-    kernel_tables.py bootlog <log>           one line per initcall run: <function>
+    kernel_tables.py bootlog <log> [--known <elf>]...
+                                             one line per initcall run: <function>
     kernel_tables.py compare <ref> <other>   entry-by-entry diff, exit 1 if they differ
     kernel_tables.py perturb <vmlinux> <out> a copy whose level-6 initcalls at
                                              1/3 and 2/3 of the table trade places
@@ -12,7 +13,9 @@ straight out of vmlinux, and the initcalls it ran out of a boot log.
 Entries are PREL32 offsets (CONFIG_HAVE_ARCH_PREL32_RELOCATIONS: arm64,
 x86_64, ...) unless --pointers says they are function pointers. Functions are named after the symbol at the entry's target;
 stubs (Linux 5.12+'s __initstub__*, klto's __kltostub__*, Linux's PCI
-__UNIQUE_ID_<hook><n>) are mapped back to the function they call, so builds
+__UNIQUE_ID_<hook><n>) are mapped back to the function they call (with the
+function names of --known files, the reference kernel, where a name ending
+in digits runs into the stub's counter), so builds
 with and without LTO compare equal when they run the same code in the same
 order.
 """
@@ -72,29 +75,45 @@ def symbols(path):
 
 STUB_PATTERNS = [
     # Linux 5.12+ and klto initcall stubs: __initstub__<mod>__<n>_<line>_<fn><level>
-    (re.compile(r"^__initstub__.*__\d+_\d+_(.+?)((early|rootfs|con|\d)s?)$"), 1),
+    re.compile(r"^__initstub__.*?__\d+_\d+_(.+?)(?:early|rootfs|con|\d)s?$"),
     # klto's stub for any other static: __kltostub__<mod>__<fn>
-    (re.compile(r"^__kltostub__.*?__(.+)$"), 1),
+    re.compile(r"^__kltostub__.*?__(.+)$"),
     # Linux's PCI fixup stubs: __UNIQUE_ID_<hook><counter>
-    (re.compile(r"^__UNIQUE_ID_(.+?)\d+$"), 1),
+    re.compile(r"^__UNIQUE_ID_(.+?)\d+$"),
 ]
+# What a stub name can end in after its function's name.
+STUB_SUFFIX = re.compile(r"^(?:\d+|(?:early|rootfs|con|\d)s?)$")
 
 
-def function_name(names):
+def stub_target(name, known):
+    """The function a stub name stands for. A function whose name ends in
+    digits ("quirk_no_ata_d3") runs into the counter or level that follows
+    it, so the longest known function name the stub's tail starts with
+    wins; without known names, the shortest reading."""
+    for pattern in STUB_PATTERNS:
+        m = pattern.match(name)
+        if not m:
+            continue
+        if pattern is STUB_PATTERNS[1]:
+            return m.group(1)
+        start = m.start(1)
+        for end in range(len(name), start, -1):
+            if name[start:end] in known and STUB_SUFFIX.match(name[end:]):
+                return name[start:end]
+        return m.group(1)
+    return None
+
+
+def function_name(names, known=frozenset()):
     """The function an address stands for: prefer a real function name over
     a stub name, and map a stub back to its target."""
-    plain = [n for n in names if not any(p.match(n) for p, _ in STUB_PATTERNS)]
+    plain = [n for n in names if stub_target(n, known) is None]
     if plain:
         return sorted(plain)[0]
-    for pattern, group in STUB_PATTERNS:
-        for n in names:
-            m = pattern.match(n)
-            if m:
-                return m.group(group)
-    return names[0]
+    return stub_target(names[0], known)
 
 
-def read_table(elf, syms, funcs, start, end, stride, offset_at, prel32):
+def read_table(elf, syms, funcs, known, start, end, stride, offset_at, prel32):
     """Entries between two symbols; each `stride` bytes, the function
     reference `offset_at` bytes in, as a PREL32 offset or a pointer."""
     entries = []
@@ -106,20 +125,21 @@ def read_table(elf, syms, funcs, start, end, stride, offset_at, prel32):
         else:
             target, = struct.unpack(elf.endian + "Q", elf.read(at + offset_at, 8))
         names = funcs.get(target)
-        entries.append(function_name(names) if names else f"?{target:#x}")
+        entries.append(function_name(names, known) if names else f"?{target:#x}")
     return entries
 
 
-def tables(path, prel32):
+def tables(path, prel32, known=frozenset()):
     elf = Elf(path)
     syms, funcs = symbols(path)
+    known = set(known) | set(syms)
     stride = 4 if prel32 else 8
     lines = []
     bounds = ["__initcall_start"] + [f"__initcall{l}_start" for l in range(8)] + ["__initcall_end"]
     for level, (a, b) in zip(INITCALL_LEVELS, zip(bounds, bounds[1:])):
-        for fn in read_table(elf, syms, funcs, a, b, stride, 0, prel32):
+        for fn in read_table(elf, syms, funcs, known, a, b, stride, 0, prel32):
             lines.append(f"initcall{level} {fn}")
-    for fn in read_table(elf, syms, funcs, "__con_initcall_start", "__con_initcall_end",
+    for fn in read_table(elf, syms, funcs, known, "__con_initcall_start", "__con_initcall_end",
                          stride, 0, prel32):
         lines.append(f"con_initcall {fn}")
     for p in PCI_PASSES:
@@ -128,7 +148,7 @@ def tables(path, prel32):
             # struct pci_fixup: u16 vendor, device; u32 class, class_shift;
             # then an int offset (PREL32) or a pointer.
             hook_at, size = (12, 16) if prel32 else (16, 24)
-            for fn in read_table(elf, syms, funcs, a, b, size, hook_at, prel32):
+            for fn in read_table(elf, syms, funcs, known, a, b, size, hook_at, prel32):
                 lines.append(f"pci_fixup_{p} {fn}")
     return lines
 
@@ -157,10 +177,21 @@ def perturb(path, out):
 CALLING = re.compile(r"calling  ([^+ ]+)\+0x[0-9a-f]+/0x[0-9a-f]+")
 
 
-def bootlog(path):
+def bootlog(path, known=frozenset()):
     with open(path, errors="replace") as f:
         names = [m.group(1) for m in CALLING.finditer(f.read())]
-    return [function_name([n]) for n in names]
+    return [function_name([n], known) for n in names]
+
+
+def known_names(args):
+    """Function names of every ELF file after --known: an LTO kernel may
+    have inlined a function into its stub, so the stub's name is read with
+    the reference kernel's names."""
+    known = set()
+    for i, a in enumerate(args):
+        if a == "--known":
+            known |= set(symbols(args[i + 1])[0])
+    return known
 
 
 def main():
@@ -168,9 +199,10 @@ def main():
         sys.exit(__doc__)
     cmd = sys.argv[1]
     if cmd == "tables":
-        print("\n".join(tables(sys.argv[2], "--pointers" not in sys.argv[3:])))
+        print("\n".join(tables(sys.argv[2], "--pointers" not in sys.argv[3:],
+                                known_names(sys.argv[3:]))))
     elif cmd == "bootlog":
-        print("\n".join(bootlog(sys.argv[2])))
+        print("\n".join(bootlog(sys.argv[2], known_names(sys.argv[3:]))))
     elif cmd == "compare":
         with open(sys.argv[2]) as a, open(sys.argv[3]) as b:
             ref, other = a.read().splitlines(), b.read().splitlines()

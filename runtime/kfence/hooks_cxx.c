@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+/*
+ * The C++ allocation hooks the plugin sends operator new and delete to
+ * when asked (-fplugin-arg-klto-kfence-cxx). A sampled allocation comes from
+ * the pool; every other one goes to the C++ library's own operator, which
+ * keeps new's contract (new_handler, std::bad_alloc) that C cannot give.
+ * A separate object of libkfence.a: C programs never pull it in, so they
+ * need no C++ library.
+ *
+ * The names are the Itanium C++ ABI's for 64-bit targets (size_t is
+ * "unsigned long", mangled "m"); the hook of operator X is __kfence + X
+ * without its leading underscore ("_Znwm" -> "__kfence_Znwm").
+ *
+ * Fast path: kfence_sample_hit() (one decrement and a predictable branch)
+ * then the C++ library's operator; delete: is_kfence_address() (two
+ * compares) then the C++ library's operator.
+ */
+#include "kfence_internal.h"
+
+#include <stddef.h>
+
+#define CALLER __builtin_return_address(0)
+
+static inline void *sampled(size_t size, size_t align, const void *caller) {
+  if (kfence_sample_hit())
+    return kfence_alloc_sampled(size, align, false, caller, true);
+  return NULL;
+}
+
+static inline bool freed_guarded(void *ptr, const void *caller) {
+  return __builtin_expect(is_kfence_address(ptr), 0) &&
+         kfence_free_guarded(ptr, caller);
+}
+
+/* "const std::nothrow_t &" and "std::align_val_t" as C sees them. */
+typedef const void *nothrow_ref;
+typedef size_t align_val;
+
+#define KFENCE_NEW(op, params, size, align, args)                             \
+  void *_##op params;                                                          \
+  void *__kfence_##op params;                                                  \
+  void *__kfence_##op params {                                                 \
+    void *p = sampled(size, align, CALLER);                                    \
+    return p ? p : _##op args;                                                 \
+  }
+
+#define KFENCE_DELETE(op, params, ptr, args)                                  \
+  void _##op params;                                                           \
+  void __kfence_##op params;                                                   \
+  void __kfence_##op params {                                                  \
+    if (!freed_guarded(ptr, CALLER))                                           \
+      _##op args;                                                              \
+  }
+
+KFENCE_NEW(Znwm, (size_t n), n, 0, (n))
+KFENCE_NEW(Znam, (size_t n), n, 0, (n))
+KFENCE_NEW(ZnwmRKSt9nothrow_t, (size_t n, nothrow_ref t), n, 0, (n, t))
+KFENCE_NEW(ZnamRKSt9nothrow_t, (size_t n, nothrow_ref t), n, 0, (n, t))
+KFENCE_NEW(ZnwmSt11align_val_t, (size_t n, align_val a), n, a, (n, a))
+KFENCE_NEW(ZnamSt11align_val_t, (size_t n, align_val a), n, a, (n, a))
+KFENCE_NEW(ZnwmSt11align_val_tRKSt9nothrow_t,
+           (size_t n, align_val a, nothrow_ref t), n, a, (n, a, t))
+KFENCE_NEW(ZnamSt11align_val_tRKSt9nothrow_t,
+           (size_t n, align_val a, nothrow_ref t), n, a, (n, a, t))
+
+KFENCE_DELETE(ZdlPv, (void *p), p, (p))
+KFENCE_DELETE(ZdaPv, (void *p), p, (p))
+KFENCE_DELETE(ZdlPvm, (void *p, size_t n), p, (p, n))
+KFENCE_DELETE(ZdaPvm, (void *p, size_t n), p, (p, n))
+KFENCE_DELETE(ZdlPvRKSt9nothrow_t, (void *p, nothrow_ref t), p, (p, t))
+KFENCE_DELETE(ZdaPvRKSt9nothrow_t, (void *p, nothrow_ref t), p, (p, t))
+KFENCE_DELETE(ZdlPvSt11align_val_t, (void *p, align_val a), p, (p, a))
+KFENCE_DELETE(ZdaPvSt11align_val_t, (void *p, align_val a), p, (p, a))
+KFENCE_DELETE(ZdlPvmSt11align_val_t, (void *p, size_t n, align_val a), p,
+              (p, n, a))
+KFENCE_DELETE(ZdaPvmSt11align_val_t, (void *p, size_t n, align_val a), p,
+              (p, n, a))
+KFENCE_DELETE(ZdlPvSt11align_val_tRKSt9nothrow_t,
+              (void *p, align_val a, nothrow_ref t), p, (p, a, t))
+KFENCE_DELETE(ZdaPvSt11align_val_tRKSt9nothrow_t,
+              (void *p, align_val a, nothrow_ref t), p, (p, a, t))
