@@ -27,6 +27,47 @@ static pthread_mutex_t kfence_sigaction_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct sigaction prev_action;
 static atomic_bool installed;
 
+#if defined(__aarch64__)
+/*
+ * Whether the A64 instruction @insn writes memory, from the "Loads and
+ * Stores" encoding group of the Arm ARM: pairs and exclusives have an L bit
+ * (22); single-register forms store when opc (23:22) is 00 for general
+ * registers, when opc<0> is 0 for SIMD&FP ones; atomics and compare-and-
+ * swap write. Anything else counts as a read.
+ */
+static bool a64_insn_writes(uint32_t insn) {
+  if ((insn & 0x0a000000) != 0x08000000)
+    return false; /* not a load or store */
+  bool simd = insn & (1u << 26);
+  unsigned opc = (insn >> 22) & 3;
+  bool l_bit = insn & (1u << 22);
+  switch ((insn >> 27) & 7) {
+  case 1: /* 0b001: exclusives, load-acquire/store-release, CAS */
+    if ((insn & 0x3f000000) == 0x08000000 && (insn & 0x00a00000) == 0x00a00000)
+      return true; /* CAS, CASP */
+    return !l_bit;
+  case 5: /* 0b101: pairs */
+    return !l_bit;
+  case 7: /* 0b111: single register, atomics */
+    if (!(insn & (1u << 24)) && (insn & (1u << 21))) {
+      unsigned op5 = (insn >> 10) & 3;
+      if (op5 == 0)
+        return true; /* LDADD, SWP, ...: read-modify-write */
+      if (op5 & 1)
+        return false; /* LDRAA/LDRAB */
+    }
+    return simd ? !(opc & 1) : opc == 0;
+  case 3: /* 0b011: literal loads, RCpc unscaled (LDAPUR/STLUR) */
+    return (insn & 0x3f200c00) == 0x19000000 && opc == 0;
+  default: /* 0b000: SIMD structure loads and stores */
+    return (insn & 0xbf800000) == 0x0c000000 ||
+                   (insn & 0xbf800000) == 0x0c800000
+               ? !l_bit
+               : false;
+  }
+}
+#endif
+
 static bool fault_is_write(const ucontext_t *uc) {
 #if defined(__x86_64__)
   /* Page-fault error code: bit 1 is set for writes. */
@@ -42,7 +83,9 @@ static bool fault_is_write(const ucontext_t *uc) {
       return ((const struct esr_context *)head)->esr & (1u << 6);
     head = (const struct _aarch64_ctx *)((const char *)head + head->size);
   }
-  return false;
+  /* No ESR record (QEMU's user mode writes none): the instruction that
+   * faulted says it. It is mapped, since the CPU just executed it. */
+  return a64_insn_writes(*(const uint32_t *)uc->uc_mcontext.pc);
 #else
   (void)uc;
   return false;
