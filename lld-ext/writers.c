@@ -93,8 +93,10 @@ const char *const kl_split_bases[KL_N_SPLIT_BASES] = {".bss", ".data",
 
 void kl_write_split_patterns(FILE *out, const char *base) {
   fprintf(out, " %s.[0-9a-zA-Z_]*", base);
+  /* Local objects: ".data..L.str", and Clang's file-scope compound
+   * literals, ".data..compoundliteral.7". */
   if (strcmp(base, ".text") != 0)
-    fprintf(out, " %s..L*", base);
+    fprintf(out, " %s..L* %s..compoundliteral*", base, base);
 }
 
 void kl_write_merge_script(FILE *out) {

@@ -29,8 +29,8 @@ void kl_write_table_script(FILE *out, const struct klto_tables *tables,
                            const char *insert_after);
 
 /* The sections --kmerge-sections merges split sections back into, and the
- * patterns of those split sections (".data.[0-9a-zA-Z_]*", ".data..L*"),
- * each written with a space before it. */
+ * patterns of those split sections (".data.[0-9a-zA-Z_]*", ".data..L*",
+ * ".data..compoundliteral*"), each written with a space before it. */
 #define KL_N_SPLIT_BASES 4
 extern const char *const kl_split_bases[KL_N_SPLIT_BASES];
 void kl_write_split_patterns(FILE *out, const char *base);

@@ -104,9 +104,14 @@ def stub_target(name, known):
     return None
 
 
+# ThinLTO renames a static it promotes: "foo.llvm.1234567".
+PROMOTED = re.compile(r"\.llvm\.\d+$")
+
+
 def function_name(names, known=frozenset()):
     """The function an address stands for: prefer a real function name over
     a stub name, and map a stub back to its target."""
+    names = [PROMOTED.sub("", n) for n in names]
     plain = [n for n in names if stub_target(n, known) is None]
     if plain:
         return sorted(plain)[0]
