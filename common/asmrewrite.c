@@ -11,7 +11,7 @@
  *===----------------------------------------------------------------------===*/
 #include "klto/asmrewrite.h"
 
-#include "strmap.h"
+#include "klto/strmap.h"
 
 #include <stdarg.h>
 #include <stdio.h>

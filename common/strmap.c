@@ -2,7 +2,7 @@
  *
  * Open addressing with linear probing, at most half full.
  *===----------------------------------------------------------------------===*/
-#include "strmap.h"
+#include "klto/strmap.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -29,8 +29,7 @@ static struct klto_strmap_slot *probe(struct klto_strmap_slot *slots,
       return &slots[i];
 }
 
-static bool grow(struct klto_strmap *m) {
-  size_t cap = m->cap ? m->cap * 2 : 16;
+static bool rehash(struct klto_strmap *m, size_t cap) {
   struct klto_strmap_slot *slots = calloc(cap, sizeof(*slots));
   if (!slots)
     return false;
@@ -41,6 +40,17 @@ static bool grow(struct klto_strmap *m) {
   m->slots = slots;
   m->cap = cap;
   return true;
+}
+
+static bool grow(struct klto_strmap *m) {
+  return rehash(m, m->cap ? m->cap * 2 : 16);
+}
+
+bool klto_strmap_reserve(struct klto_strmap *m, size_t n) {
+  size_t cap = m->cap ? m->cap : 16;
+  while (cap < 2 * n)
+    cap *= 2;
+  return cap == m->cap || rehash(m, cap);
 }
 
 struct klto_strmap_slot *klto_strmap_insert(struct klto_strmap *m,

@@ -23,6 +23,8 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Parallel.h"
 
+#include <algorithm>
+
 using llvm::Error;
 using llvm::StringRef;
 
@@ -250,8 +252,19 @@ Error Scanner::scanELFT(llvm::MemoryBufferRef Buf, const Unit &U) {
     return Corrupt(SectionsOrErr.takeError());
   auto Sections = *SectionsOrErr;
 
-  // Table sections by index; the symbol table fills in their symbols.
-  llvm::SmallDenseMap<unsigned, std::pair<StringRef, StringRef>, 16> Found;
+  auto NamesOrErr = F.getSectionStringTable(Sections);
+  if (!NamesOrErr)
+    return Corrupt(NamesOrErr.takeError());
+  StringRef SectionNames = *NamesOrErr;
+
+  // Table sections in section order, with the symbol that names each best;
+  // SlotOf maps a section index to its place there (or -1).
+  struct Table {
+    unsigned Index;
+    StringRef Name, Symbol;
+  };
+  llvm::SmallVector<Table, 16> Found;
+  std::vector<int> SlotOf(Sections.size(), -1);
   const typename ELFT::Shdr *SymTab = nullptr;
   for (unsigned I = 0; I < Sections.size(); ++I) {
     const auto &Sec = Sections[I];
@@ -259,22 +272,30 @@ Error Scanner::scanELFT(llvm::MemoryBufferRef Buf, const Unit &U) {
       SymTab = &Sec;
       continue;
     }
+    // Tables and .data are allocated; names of the rest (debug info,
+    // relocations, string tables) need not be looked at.
     if (Sec.sh_type == llvm::ELF::SHT_NULL ||
-        Sec.sh_type == llvm::ELF::SHT_RELA || Sec.sh_type == llvm::ELF::SHT_REL)
+        !(Sec.sh_flags & llvm::ELF::SHF_ALLOC))
       continue;
-    auto SecName = F.getSectionName(Sec);
-    if (!SecName)
-      return Corrupt(SecName.takeError());
-    if (*SecName == ".data")
+    if (Sec.sh_name >= SectionNames.size())
+      return failure(Name + ": corrupt ELF file: section " + llvm::Twine(I) +
+                     " has a name offset past the section name table");
+    StringRef SecName(SectionNames.data() + Sec.sh_name);
+    if (SecName.size() >= SectionNames.size() - Sec.sh_name)
+      return failure(Name + ": corrupt ELF file: section " + llvm::Twine(I) +
+                     " has an unterminated name");
+    if (SecName == ".data")
       SawData = true;
-    if (isTableSection(Tables, *SecName))
-      Found[I] = {*SecName, StringRef()};
+    if (isTableSection(Tables, SecName)) {
+      SlotOf[I] = static_cast<int>(Found.size());
+      Found.push_back({I, SecName, StringRef()});
+    }
   }
   if (Found.empty())
     return Error::success();
   if (!SymTab) {
-    for (auto &[Index, Sec] : Found)
-      addEntry(Sec.first, StringRef(), false, U, Index);
+    for (const Table &T : Found)
+      addEntry(T.Name, StringRef(), false, U, T.Index);
     return Error::success();
   }
 
@@ -284,33 +305,32 @@ Error Scanner::scanELFT(llvm::MemoryBufferRef Buf, const Unit &U) {
   auto StrTabOrErr = F.getStringTableForSymtab(*SymTab, Sections);
   if (!StrTabOrErr)
     return Corrupt(StrTabOrErr.takeError());
-  llvm::StringMap<unsigned> Uses;
+  // Names of the symbols in table sections, to tell which name one only.
+  llvm::SmallVector<StringRef, 32> Names;
   for (const auto &Sym : *SymsOrErr) {
     unsigned Type = Sym.getType();
-    if (Sym.st_shndx == llvm::ELF::SHN_UNDEF || Type == llvm::ELF::STT_SECTION ||
+    if (Sym.st_shndx == llvm::ELF::SHN_UNDEF || Sym.st_shndx >= SlotOf.size() ||
+        SlotOf[Sym.st_shndx] < 0 || Type == llvm::ELF::STT_SECTION ||
         Type == llvm::ELF::STT_FILE)
-      continue;
-    auto It = Found.find(Sym.st_shndx);
-    if (It == Found.end())
       continue;
     auto SymName = Sym.getName(*StrTabOrErr);
     if (!SymName)
       return Corrupt(SymName.takeError());
     if (SymName->empty())
       continue;
-    ++Uses[*SymName];
-    StringRef &Best = It->second.second;
+    Names.push_back(*SymName);
+    StringRef &Best = Found[SlotOf[Sym.st_shndx]].Symbol;
     if (Best.empty() || (betterEntrySymbol(*SymName) && !betterEntrySymbol(Best)))
       Best = *SymName;
   }
-  // Report in section order so `seq` is the file's order.
-  std::vector<std::pair<unsigned, std::pair<StringRef, StringRef>>> Sorted(
-      Found.begin(), Found.end());
-  llvm::sort(Sorted, [](const auto &A, const auto &B) { return A.first < B.first; });
-  for (auto &[Index, Sec] : Sorted) {
-    bool Unique = !Sec.second.empty() && Uses.lookup(Sec.second) == 1;
-    addEntry(Sec.first, Sec.second, Unique, U, Index);
-  }
+  llvm::sort(Names);
+  auto UsedOnce = [&Names](StringRef Sym) {
+    auto [First, Last] = std::equal_range(Names.begin(), Names.end(), Sym);
+    return Last - First == 1;
+  };
+  for (const Table &T : Found)
+    addEntry(T.Name, T.Symbol, !T.Symbol.empty() && UsedOnce(T.Symbol), U,
+             T.Index);
   return Error::success();
 }
 

@@ -6,6 +6,8 @@
  *===----------------------------------------------------------------------===*/
 #include "order.h"
 
+#include "klto/strmap.h"
+
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -20,24 +22,26 @@ static bool str_eq(struct klto_str a, struct klto_str b) {
   return a.n == b.n && (a.n == 0 || memcmp(a.p, b.p, a.n) == 0);
 }
 
-static int str_cmp(struct klto_str a, struct klto_str b) {
-  size_t n = a.n < b.n ? a.n : b.n;
-  int c = n ? memcmp(a.p, b.p, n) : 0;
-  if (c)
-    return c;
-  return a.n < b.n ? -1 : a.n > b.n;
+/* Place of a level in level_order: "<d>" and "<d>s" for the digits come
+ * in pairs, around "early", "rootfs" and "con". */
+static unsigned level_rank(struct klto_str level) {
+  if (level.n >= 1 && level.n <= 2 && level.p[0] >= '0' && level.p[0] <= '7' &&
+      (level.n == 1 || level.p[1] == 's')) {
+    unsigned d = (unsigned)(level.p[0] - '0'), sync = level.n == 2;
+    return d <= 5 ? 1 + 2 * d + sync : 15 + 2 * (d - 6) + sync;
+  }
+  for (unsigned i = 0; i < N_LEVELS; ++i)
+    if (str_eq(level, klto_str_c(level_order[i])))
+      return i;
+  /* The grammar allows levels Linux never defines ("8"): after the rest. */
+  return N_LEVELS;
 }
 
 unsigned kl_table_rank(const struct klto_tables *tables,
                        struct klto_str table) {
   struct klto_str level;
-  if (klto_initcall_level(table, &level)) {
-    for (unsigned i = 0; i < N_LEVELS; ++i)
-      if (str_eq(level, klto_str_c(level_order[i])))
-        return i;
-    /* The grammar allows levels Linux never defines ("8"): after the rest. */
-    return N_LEVELS;
-  }
+  if (klto_initcall_level(table, &level))
+    return level_rank(level);
   for (size_t i = 0; tables && i < tables->n_extra; ++i)
     if (str_eq(table, klto_str_c(tables->extra[i])))
       return (unsigned)(N_LEVELS + 1 + i);
@@ -76,26 +80,6 @@ static int cmp_link_order(const void *pa, const void *pb) {
   return 0;
 }
 
-static const struct kl_entry *sort_base;
-
-static int cmp_by_section(const void *pa, const void *pb) {
-  const struct kl_entry *a = sort_base + *(const size_t *)pa;
-  const struct kl_entry *b = sort_base + *(const size_t *)pb;
-  int c = str_cmp(a->section, b->section);
-  if (c)
-    return c;
-  return cmp_link_order(a, b);
-}
-
-static int cmp_by_symbol(const void *pa, const void *pb) {
-  const struct kl_entry *a = sort_base + *(const size_t *)pa;
-  const struct kl_entry *b = sort_base + *(const size_t *)pb;
-  int c = str_cmp(a->symbol, b->symbol);
-  if (c)
-    return c;
-  return cmp_link_order(a, b);
-}
-
 static size_t parse_entries(struct kl_order *o, kl_diag_fn diag, void *ctx) {
   size_t errors = 0;
   for (size_t i = 0; i < o->n; ++i) {
@@ -130,8 +114,7 @@ static size_t parse_entries(struct kl_order *o, kl_diag_fn diag, void *ctx) {
   return errors;
 }
 
-static int cmp_file(const void *pa, const void *pb) {
-  const struct kl_entry *a = pa, *b = pb;
+static int cmp_file(const struct kl_entry *a, const struct kl_entry *b) {
   if (a->input != b->input)
     return a->input < b->input ? -1 : 1;
   if (a->member != b->member)
@@ -141,9 +124,9 @@ static int cmp_file(const void *pa, const void *pb) {
 
 /* Counters restart in every translation unit, so they order one unit's
  * entries only. A file with entries of several modules was linked with -r
- * (by klto, which put them in order), and its section order stands. */
+ * (by klto, which put them in order), and its section order stands. The
+ * scanner reports entries file by file, in link order. */
 static void mark_multi_module_files(struct kl_order *o) {
-  qsort(o->entries, o->n, sizeof(*o->entries), cmp_file);
   for (size_t i = 0; i < o->n;) {
     size_t j = i;
     bool several = false;
@@ -162,22 +145,36 @@ static void mark_multi_module_files(struct kl_order *o) {
   }
 }
 
+static bool out_of_memory(kl_diag_fn diag, void *ctx, size_t n) {
+  report(diag, ctx, true, "out of memory ordering %zu entries", n);
+  return true;
+}
+
 /* Two entries with one id would get one place in the order. Only entries
  * LLD certainly loads make that an error; archive members that define the
- * same entry are alternatives LLD picks between. */
-static size_t check_duplicates(struct kl_order *o, size_t *idx,
-                               kl_diag_fn diag, void *ctx) {
-  size_t errors = 0, m = 0;
-  for (size_t i = 0; i < o->n; ++i)
-    if (o->entries[i].has_id)
-      idx[m++] = i;
-  sort_base = o->entries;
-  qsort(idx, m, sizeof(*idx), cmp_by_section);
-  for (size_t i = 1; i < m; ++i) {
-    const struct kl_entry *a = &o->entries[idx[i - 1]];
-    const struct kl_entry *b = &o->entries[idx[i]];
-    if (!str_eq(a->section, b->section))
+ * same entry are alternatives LLD picks between. Entries are in link
+ * order, so each one is compared with the last before it of its name. */
+static size_t check_duplicates(struct kl_order *o, kl_diag_fn diag,
+                               void *ctx) {
+  size_t errors = 0;
+  struct klto_strmap last = {0};
+  if (!klto_strmap_reserve(&last, o->n))
+    return out_of_memory(diag, ctx, o->n);
+  for (size_t i = 0; i < o->n; ++i) {
+    struct kl_entry *b = &o->entries[i];
+    if (!b->has_id)
       continue;
+    bool inserted;
+    struct klto_strmap_slot *s =
+        klto_strmap_insert(&last, b->section, (long)i, &inserted);
+    if (!s) {
+      errors += out_of_memory(diag, ctx, o->n);
+      break;
+    }
+    if (inserted)
+      continue;
+    const struct kl_entry *a = &o->entries[s->value];
+    s->value = (long)i;
     bool fatal = !a->lazy && !b->lazy;
     report(diag, ctx, fatal,
            "duplicate entry '%.*s' in %s and %s%s", (int)b->section.n,
@@ -186,8 +183,9 @@ static size_t check_duplicates(struct kl_order *o, size_t *idx,
                    "distinct KBUILD_MODNAME or -fplugin-arg-klto-modname="
                  : " (archive members; the first one is ordered)");
     errors += fatal;
-    o->entries[idx[i]].shadowed = !fatal;
+    b->shadowed = !fatal;
   }
+  klto_strmap_free(&last);
   return errors;
 }
 
@@ -195,59 +193,78 @@ static size_t check_duplicates(struct kl_order *o, size_t *idx,
  * priority; a name shared by two sections gives both the same place and
  * LLD's sort is not stable, so only names that single out one section in
  * the whole link are usable. */
-static void mark_orderable(struct kl_order *o, size_t *idx, kl_diag_fn diag,
-                           void *ctx) {
-  size_t m = 0;
+static size_t mark_orderable(struct kl_order *o, kl_diag_fn diag,
+                             void *ctx) {
+  struct klto_strmap uses = {0};
+  if (!klto_strmap_reserve(&uses, o->n))
+    return out_of_memory(diag, ctx, o->n);
   for (size_t i = 0; i < o->n; ++i) {
-    o->entries[i].orderable = false;
-    if (o->entries[i].symbol.n && !o->entries[i].shadowed)
-      idx[m++] = i;
-  }
-  sort_base = o->entries;
-  qsort(idx, m, sizeof(*idx), cmp_by_symbol);
-  for (size_t i = 0; i < m;) {
-    size_t j = i + 1;
-    while (j < m && str_eq(o->entries[idx[i]].symbol,
-                           o->entries[idx[j]].symbol))
-      ++j;
-    struct kl_entry *e = &o->entries[idx[i]];
-    if (j == i + 1 && e->symbol_unique)
-      e->orderable = true;
-    else
-      for (size_t k = i; k < j; ++k) {
-        struct kl_entry *d = &o->entries[idx[k]];
-        report(diag, ctx, false,
-               "%s: section '%.*s' cannot be ordered: its symbol '%.*s' is "
-               "not unique in the link; LLD places it after the ordered "
-               "entries of its table",
-               o->origins[d->origin], (int)d->section.n, d->section.p,
-               (int)d->symbol.n, d->symbol.p);
-      }
-    i = j;
+    struct kl_entry *e = &o->entries[i];
+    e->orderable = false;
+    if (!e->symbol.n || e->shadowed)
+      continue;
+    bool inserted;
+    struct klto_strmap_slot *s =
+        klto_strmap_insert(&uses, e->symbol, 1, &inserted);
+    if (!s) {
+      klto_strmap_free(&uses);
+      return out_of_memory(diag, ctx, o->n);
+    }
+    s->value += !inserted;
   }
   for (size_t i = 0; i < o->n; ++i) {
     struct kl_entry *e = &o->entries[i];
-    if (!e->symbol.n && !e->shadowed)
+    if (e->shadowed)
+      continue;
+    if (!e->symbol.n) {
       report(diag, ctx, false,
              "%s: section '%.*s' defines no symbol and cannot be ordered; "
              "LLD places it after the ordered entries of its table",
              o->origins[e->origin], (int)e->section.n, e->section.p);
+      continue;
+    }
+    if (klto_strmap_find(&uses, e->symbol)->value == 1 && e->symbol_unique) {
+      e->orderable = true;
+      continue;
+    }
+    report(diag, ctx, false,
+           "%s: section '%.*s' cannot be ordered: its symbol '%.*s' is "
+           "not unique in the link; LLD places it after the ordered entries "
+           "of its table",
+           o->origins[e->origin], (int)e->section.n, e->section.p,
+           (int)e->symbol.n, e->symbol.p);
   }
+  klto_strmap_free(&uses);
+  return 0;
+}
+
+static bool in_file_order(const struct kl_order *o) {
+  for (size_t i = 1; i < o->n; ++i) {
+    int c = cmp_file(&o->entries[i - 1], &o->entries[i]);
+    if (c > 0 || (c == 0 && o->entries[i - 1].seq > o->entries[i].seq))
+      return false;
+  }
+  return true;
+}
+
+static int cmp_file_seq(const void *pa, const void *pb) {
+  const struct kl_entry *a = pa, *b = pb;
+  int c = cmp_file(a, b);
+  if (c)
+    return c;
+  return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
 size_t kl_order_compute(struct kl_order *o, kl_diag_fn diag, void *ctx) {
   size_t errors = parse_entries(o, diag, ctx);
   if (o->n == 0)
     return errors;
+  /* The scanner's order already; entries built by hand may not be. */
+  if (!in_file_order(o))
+    qsort(o->entries, o->n, sizeof(*o->entries), cmp_file_seq);
   mark_multi_module_files(o);
-  size_t *idx = malloc(o->n * sizeof(*idx));
-  if (!idx) {
-    report(diag, ctx, true, "out of memory ordering %zu entries", o->n);
-    return errors + 1;
-  }
-  errors += check_duplicates(o, idx, diag, ctx);
-  mark_orderable(o, idx, diag, ctx);
-  free(idx);
+  errors += check_duplicates(o, diag, ctx);
+  errors += mark_orderable(o, diag, ctx);
   qsort(o->entries, o->n, sizeof(*o->entries), cmp_link_order);
   return errors;
 }

@@ -33,8 +33,10 @@ void kl_write_order_map(FILE *out, const struct kl_order *o) {
 void kl_write_symbol_order(FILE *out, const struct kl_order *o) {
   for (size_t i = 0; i < o->n; ++i) {
     const struct kl_entry *e = &o->entries[i];
-    if (e->orderable)
-      fprintf(out, "%.*s\n", (int)e->symbol.n, e->symbol.p);
+    if (e->orderable) {
+      fwrite(e->symbol.p, 1, e->symbol.n, out);
+      fputc('\n', out);
+    }
   }
 }
 

@@ -1,7 +1,8 @@
-/*===- strmap.h - a small string-keyed hash map for libkltocore (internal) ===*
+/*===- strmap.h - a small string-keyed hash map for libkltocore -----------===*
  *
  * Keys are counted strings that point into text the caller keeps alive (the
- * module asm), so the map never copies them.
+ * module asm, the linker's section and symbol names), so the map never
+ * copies them.
  *===----------------------------------------------------------------------===*/
 #ifndef KLTO_STRMAP_H
 #define KLTO_STRMAP_H
@@ -23,6 +24,8 @@ struct klto_strmap {
 struct klto_strmap_slot *klto_strmap_insert(struct klto_strmap *m,
                                             struct klto_str key, long value,
                                             bool *inserted);
+/* Makes room for `n` keys at once; false when out of memory. */
+bool klto_strmap_reserve(struct klto_strmap *m, size_t n);
 struct klto_strmap_slot *klto_strmap_find(const struct klto_strmap *m,
                                           struct klto_str key);
 void klto_strmap_free(struct klto_strmap *m);
