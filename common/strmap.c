@@ -8,12 +8,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* FNV-1a over 8-byte words, then a final mix: keys are long names with
+ * long common prefixes (".initcall6.init..kmod_..."), hashed by the tens of
+ * thousands in a link. */
 static size_t hash_str(struct klto_str s) {
-  uint64_t h = 14695981039346656037ull;
-  for (size_t i = 0; i < s.n; ++i) {
-    h ^= (unsigned char)s.p[i];
-    h *= 1099511628211ull;
+  uint64_t h = 14695981039346656037ull ^ s.n;
+  size_t i = 0;
+  for (; i + 8 <= s.n; i += 8) {
+    uint64_t w;
+    memcpy(&w, s.p + i, 8);
+    h = (h ^ w) * 1099511628211ull;
   }
+  for (; i < s.n; ++i)
+    h = (h ^ (unsigned char)s.p[i]) * 1099511628211ull;
+  h ^= h >> 29;
+  h *= 0xbf58476d1ce4e5b9ull;
+  h ^= h >> 32;
   return (size_t)h;
 }
 

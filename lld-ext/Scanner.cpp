@@ -67,9 +67,14 @@ void Scanner::addEntry(StringRef Section, StringRef Symbol, bool Unique,
 
 /// A table section: a known table, or an entry of one.
 static bool isTableSection(const klto_tables &Tables, StringRef Name) {
+  // Most sections of a link (.text.*, .data.*, debug info) start like no
+  // table: turn them away before the full parse.
+  bool MayBe = Name.starts_with(".initcall") || Name.starts_with(".con_initcall");
+  for (size_t I = 0; !MayBe && I < Tables.n_extra; ++I)
+    MayBe = Name.starts_with(Tables.extra[I]);
   klto_str T, Id;
-  return klto_is_table(&Tables, kstr(Name)) ||
-         klto_split_entry_section(&Tables, kstr(Name), &T, &Id);
+  return MayBe && (klto_is_table(&Tables, kstr(Name)) ||
+                   klto_split_entry_section(&Tables, kstr(Name), &T, &Id));
 }
 
 /// The symbol that names an entry best: the one the naming scheme gives it

@@ -255,6 +255,51 @@ static int cmp_file_seq(const void *pa, const void *pb) {
   return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
+/* Sorts file-ordered entries into cmp_link_order in linear time: a stable
+ * counting sort by table keeps the file order inside each table, so only
+ * each file's own run of a table, usually a few entries already nearly in
+ * order, is left to sort. */
+static bool sort_into_link_order(struct kl_order *o) {
+  size_t n_buckets = N_LEVELS + 2 + (o->tables ? o->tables->n_extra : 0);
+  size_t *start = calloc(n_buckets + 1, sizeof(*start));
+  struct kl_entry *out = malloc(o->n * sizeof(*out));
+  if (!start || !out) {
+    free(start);
+    free(out);
+    return false;
+  }
+#define BUCKET(e) ((e)->table_rank < n_buckets - 1 ? (e)->table_rank : n_buckets - 1)
+  for (size_t i = 0; i < o->n; ++i)
+    ++start[BUCKET(&o->entries[i]) + 1];
+  for (size_t b = 0; b < n_buckets; ++b)
+    start[b + 1] += start[b];
+  for (size_t i = 0; i < o->n; ++i)
+    out[start[BUCKET(&o->entries[i])]++] = o->entries[i];
+#undef BUCKET
+  for (size_t i = 0; i < o->n;) {
+    size_t j = i + 1;
+    while (j < o->n && out[j].table_rank == out[i].table_rank &&
+           cmp_file(&out[i], &out[j]) == 0)
+      ++j;
+    if (j - i > 32) {
+      qsort(out + i, j - i, sizeof(*out), cmp_link_order);
+    } else {
+      for (size_t k = i + 1; k < j; ++k) {
+        struct kl_entry e = out[k];
+        size_t m = k;
+        for (; m > i && cmp_link_order(&out[m - 1], &e) > 0; --m)
+          out[m] = out[m - 1];
+        out[m] = e;
+      }
+    }
+    i = j;
+  }
+  memcpy(o->entries, out, o->n * sizeof(*out));
+  free(out);
+  free(start);
+  return true;
+}
+
 size_t kl_order_compute(struct kl_order *o, kl_diag_fn diag, void *ctx) {
   size_t errors = parse_entries(o, diag, ctx);
   if (o->n == 0)
@@ -265,6 +310,7 @@ size_t kl_order_compute(struct kl_order *o, kl_diag_fn diag, void *ctx) {
   mark_multi_module_files(o);
   errors += check_duplicates(o, diag, ctx);
   errors += mark_orderable(o, diag, ctx);
-  qsort(o->entries, o->n, sizeof(*o->entries), cmp_link_order);
+  if (!sort_into_link_order(o))
+    errors += out_of_memory(diag, ctx, o->n);
   return errors;
 }
