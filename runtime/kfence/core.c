@@ -191,6 +191,9 @@ static void *guarded_alloc(size_t size, size_t align, bool zero,
   return (void *)addr;
 }
 
+static int init_sampling(void);
+static int init_pool(void);
+
 void *kfence_alloc_sampled(size_t size, size_t align, bool zero,
                            const void *caller, bool may_init) {
   if (kfence_in_runtime) {
@@ -200,11 +203,9 @@ void *kfence_alloc_sampled(size_t size, size_t align, bool zero,
     return NULL;
   }
   int state = atomic_load_explicit(&kfence_state, memory_order_acquire);
-  if (state == KFENCE_UNINIT && may_init) {
-    kfence_init();
-    state = atomic_load_explicit(&kfence_state, memory_order_acquire);
-  }
-  if (state != KFENCE_READY) {
+  if (state == KFENCE_UNINIT && may_init)
+    state = init_sampling();
+  if (state != KFENCE_READY && state != KFENCE_SAMPLING) {
     /* Disabled: take the slow path once per 2^31 allocations. Not ready
      * yet: look again at the next allocation. */
     kfence_countdown = state == KFENCE_DISABLED ? INT32_MAX : 1;
@@ -213,7 +214,15 @@ void *kfence_alloc_sampled(size_t size, size_t align, bool zero,
   kfence_in_runtime = true;
   void *addr = NULL;
   unsigned fired = kfence_sample_slow();
-  if (fired) {
+  if (fired && state == KFENCE_SAMPLING && may_init)
+    state = init_pool();
+  if (fired && state != KFENCE_READY) {
+    /* No pool (yet): the sample goes to a later allocation, or nowhere. */
+    if (state == KFENCE_DISABLED)
+      kfence_countdown = INT32_MAX;
+    else
+      kfence_sample_pass_on(fired);
+  } else if (fired) {
     if (size == 0 || size > kfence_page_size || align > kfence_page_size) {
       atomic_fetch_add_explicit(&stat_skipped_incompat, 1, memory_order_relaxed);
       kfence_sample_pass_on(fired);
@@ -416,7 +425,8 @@ bool kfence_handle_page_fault(uintptr_t addr, bool is_write,
 }
 
 void kfence_get_stats(struct kfence_stats *s) {
-  s->enabled = atomic_load(&kfence_state) == KFENCE_READY;
+  int state = atomic_load(&kfence_state);
+  s->enabled = state == KFENCE_READY || state == KFENCE_SAMPLING;
   s->allocated = atomic_load_explicit(&stat_allocated, memory_order_relaxed);
   s->allocs = atomic_load_explicit(&stat_allocs, memory_order_relaxed);
   s->frees = atomic_load_explicit(&stat_frees, memory_order_relaxed);
@@ -461,11 +471,21 @@ static void *map_or_null(size_t size, int prot) {
   return p == MAP_FAILED ? NULL : p;
 }
 
-static bool setup(void) {
+/* Phase one, at program start: options and the sampler. */
+static bool setup_sampling(void) {
   kfence_parse_options(getenv("KFENCE_OPTIONS"));
   if (!kfence_opts.sample_interval && !kfence_opts.sample_rate)
     return false;
   kfence_page_size = (size_t)sysconf(_SC_PAGESIZE);
+  kfence_sampling_init();
+  /* Before any pool: a child must not sample what its parent samples. */
+  pthread_atfork(before_fork, after_fork_parent, after_fork_child);
+  return true;
+}
+
+/* Phase two, at the first guarded allocation: the pool, its metadata, the
+ * unwinder and the fault handler. */
+static bool setup_pool(void) {
   size_t n = kfence_opts.num_objects;
   size_t pool_size = (n + 1) * 2 * kfence_page_size;
   char *pool = map_or_null(pool_size, PROT_NONE);
@@ -499,38 +519,55 @@ static bool setup(void) {
     freelist_append(i);
 
   kfence_report_init();
-  kfence_sampling_init();
-  pthread_atfork(before_fork, after_fork_parent, after_fork_child);
   __kfence_pool = pool;
   __kfence_pool_size = pool_size;
   kfence_fault_install();
   return true;
 }
 
-bool kfence_init(void) {
-  int expected = KFENCE_UNINIT;
-  if (atomic_compare_exchange_strong(&kfence_state, &expected,
-                                     KFENCE_INITIALISING)) {
+/* Moves kfence_state from @from through @busy to @done (or DISABLED) by
+ * running @setup, once, whichever thread gets there first; the others wait.
+ * Returns the state reached. */
+static int advance(int from, int busy, bool (*setup)(void), int done) {
+  int expected = from;
+  if (atomic_compare_exchange_strong(&kfence_state, &expected, busy)) {
     bool saved = kfence_in_runtime;
     kfence_in_runtime = true;
     bool ok = setup();
-    atomic_store_explicit(&kfence_state, ok ? KFENCE_READY : KFENCE_DISABLED,
+    atomic_store_explicit(&kfence_state, ok ? done : KFENCE_DISABLED,
                           memory_order_release);
     kfence_in_runtime = saved;
   }
   int state;
   while ((state = atomic_load_explicit(&kfence_state, memory_order_acquire)) ==
-         KFENCE_INITIALISING)
+         busy)
     sched_yield();
-  return state == KFENCE_READY;
+  return state;
 }
 
-/* Program start is the one moment when initialising is known to be safe
- * in the LD_PRELOAD build, where malloc() may be called by the loader. */
-__attribute__((constructor)) static void kfence_ctor(void) { kfence_init(); }
+static int init_sampling(void) {
+  return advance(KFENCE_UNINIT, KFENCE_INITIALISING, setup_sampling,
+                 KFENCE_SAMPLING);
+}
+
+static int init_pool(void) {
+  return advance(KFENCE_SAMPLING, KFENCE_MAPPING, setup_pool, KFENCE_READY);
+}
+
+bool kfence_init(void) {
+  init_sampling();
+  return init_pool() == KFENCE_READY;
+}
+
+/* The sampler is armed before main(); the pool waits for its first
+ * object, except in the LD_PRELOAD build (preload.c), where malloc() may
+ * run inside the dynamic loader and program start is the one moment when
+ * mapping the pool is known to be safe. */
+__attribute__((constructor)) static void kfence_ctor(void) { init_sampling(); }
 
 __attribute__((destructor)) static void kfence_dtor(void) {
-  if (atomic_load(&kfence_state) != KFENCE_READY)
+  int state = atomic_load(&kfence_state);
+  if (state != KFENCE_READY && state != KFENCE_SAMPLING)
     return;
   if (kfence_opts.print_stats_at_exit)
     kfence_print_stats(stderr);

@@ -118,7 +118,20 @@ uint64_t kfence_random(void) KFENCE_HIDDEN;
 
 /* ---- core ------------------------------------------------------------- */
 
-enum kfence_state { KFENCE_UNINIT, KFENCE_INITIALISING, KFENCE_READY, KFENCE_DISABLED };
+/*
+ * UNINIT -> INITIALISING -> SAMPLING (options read, sampler armed: at program
+ * start, cheap) -> MAPPING -> READY (pool mapped: at the first guarded
+ * allocation, so a process that never guards one never pays for the pool).
+ * Any step may end in DISABLED (off by option, or no memory for the pool).
+ */
+enum kfence_state {
+  KFENCE_UNINIT,
+  KFENCE_INITIALISING,
+  KFENCE_SAMPLING,
+  KFENCE_MAPPING,
+  KFENCE_READY,
+  KFENCE_DISABLED
+};
 extern _Atomic int kfence_state KFENCE_HIDDEN;
 
 /*

@@ -155,3 +155,9 @@ sighandler_t signal(int signum, sighandler_t handler) {
     return SIG_ERR;
   return old.sa_handler;
 }
+
+/* Unlike the hooks build, map the pool before main(): malloc() may later be
+ * called from inside the dynamic loader, where mapping it is not safe. */
+__attribute__((constructor)) static void kfence_preload_ctor(void) {
+  kfence_init();
+}

@@ -38,9 +38,10 @@ static inline bool is_kfence_address(const void *addr) {
 }
 
 /*
- * Initialise from KFENCE_OPTIONS if that has not happened yet (it happens
- * on its own at program start and on the first hooked allocation). Safe to
- * call from racing threads; returns whether KFENCE is enabled.
+ * Initialise from KFENCE_OPTIONS and map the pool if that has not happened
+ * yet (options are read at program start; the pool is mapped at the first
+ * guarded allocation, or at program start under LD_PRELOAD). Safe to call
+ * from racing threads; returns whether KFENCE is enabled.
  */
 bool kfence_init(void);
 
