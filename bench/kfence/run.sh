@@ -50,6 +50,28 @@ for c in $configs; do
     'BEGIN {printf "%-13s median %6.2f ns/pair  %+6.2f%% vs glibc\n", c, m, (m / b - 1) * 100}'
 done
 
+# Whole processes, start-up and exit included: CPU time (user + system,
+# from getrusage) of the plain and the hooks binary, interleaved; a long
+# run (the churn above) and a short one, where start-up weighs most.
+echo "== whole process: CPU ms, median of $rounds interleaved runs each"
+python3 - "$out" "$ops" "$rounds" <<'PY'
+import os, resource, statistics, subprocess, sys
+out, ops, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3])
+env = {k: v for k, v in os.environ.items() if k != "KFENCE_OPTIONS"}
+def cpu_ms(cmd):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, check=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return 1000 * (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+for label, n in (("churn " + ops, ops), ("short, churn 20000", "20000")):
+    t = {"glibc": [], "klto default": []}
+    for _ in range(rounds):
+        t["glibc"].append(cpu_ms([out + "/plain", "churn", n]))
+        t["klto default"].append(cpu_ms([out + "/hooks", "churn", n]))
+    g, k = statistics.median(t["glibc"]), statistics.median(t["klto default"])
+    print(f"{label:20} glibc {g:8.2f} ms  klto {k:8.2f} ms  {100 * (k / g - 1):+6.2f}%")
+PY
+
 echo "== one guarded malloc+free (sample_rate=1), median of 5 runs of 200000"
 for r in 1 2 3 4 5; do
   KFENCE_OPTIONS=sample_rate=1:sample_interval=0 "$out/hooks" guarded | awk '{print $2}'
