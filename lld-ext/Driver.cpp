@@ -548,7 +548,8 @@ int main(int Argc, const char **Argv) {
                    << "copy of " << Original
                    << " with klto's section patterns added\n";
   llvm::errs().flush();
-  if (RelocTemp.empty())
+  // Nothing to sort when LLD wrote nothing (--version with inputs).
+  if (RelocTemp.empty() || !llvm::sys::fs::exists(RelocTemp))
     return R.retCode;
   int RC = R.retCode ? R.retCode : sortRelocatable(D, RelocTemp, L.Output,
                                                    Tables, Ranks);
