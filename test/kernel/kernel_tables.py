@@ -204,10 +204,10 @@ def main():
         sys.exit(__doc__)
     cmd = sys.argv[1]
     if cmd == "tables":
-        print("\n".join(tables(sys.argv[2], "--pointers" not in sys.argv[3:],
-                                known_names(sys.argv[3:]))))
+        lines = tables(sys.argv[2], "--pointers" not in sys.argv[3:],
+                       known_names(sys.argv[3:]))
     elif cmd == "bootlog":
-        print("\n".join(bootlog(sys.argv[2], known_names(sys.argv[3:]))))
+        lines = bootlog(sys.argv[2], known_names(sys.argv[3:]))
     elif cmd == "compare":
         with open(sys.argv[2]) as a, open(sys.argv[3]) as b:
             ref, other = a.read().splitlines(), b.read().splitlines()
@@ -223,6 +223,9 @@ def main():
         perturb(sys.argv[2], sys.argv[3])
     else:
         sys.exit(__doc__)
+    if cmd in ("tables", "bootlog"):
+        for line in lines:
+            print(line)
 
 
 if __name__ == "__main__":
