@@ -120,8 +120,13 @@ static const char *rename_to_tables(struct elf *e, const struct entry *ents,
     names[i] = (size_t)rd(e, shoff + i * l->shentsize + l->name, 4);
     uint64_t type = rd(e, shoff + i * l->shentsize + l->type, 4);
     uint64_t link = rd(e, shoff + i * l->shentsize + l->link, 4);
-    if (type == SHT_SYMTAB && stroff ==
-            rd(e, shoff + link * l->shentsize + l->offset, l->w)) {
+    if (type != SHT_SYMTAB)
+      continue;
+    if (link >= shnum) {
+      free(names);
+      return "bad symbol table";
+    }
+    if (stroff == rd(e, shoff + link * l->shentsize + l->offset, l->w)) {
       free(names);
       return "its symbols and sections share one string table";
     }
