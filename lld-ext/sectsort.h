@@ -5,10 +5,12 @@
  * plain -r link of 2000 objects with 20,000 entries). With -r, LLD keeps
  * every "<table>..<id>" section as a section of its own, so the order can
  * be applied afterwards instead, in linear time: the entry sections of each
- * table trade places in the section header table, so that every later
- * link, which takes a file's sections in header order, sees them in order.
- * Nothing else in the file moves; section indices in symbols, relocation
- * and group sections and sh_link are renumbered.
+ * table trade places in the section header table, and each is renamed to
+ * its table ("<table>", by ending its name string early), so that every
+ * later link, which takes a file's sections in header order, sees them in
+ * order under the name Linux's vmlinux.lds asks for. No section data
+ * moves; section indices in symbols, relocation and group sections and
+ * sh_link are renumbered.
  *===----------------------------------------------------------------------===*/
 #ifndef KLTO_LD_SECTSORT_H
 #define KLTO_LD_SECTSORT_H
