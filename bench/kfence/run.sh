@@ -6,7 +6,9 @@
 #   bench/kfence/run.sh [BUILD_DIR]     (default: build; needs ninja there)
 #
 # Environment: ROUNDS (churn rounds, default 7), OPS (pairs per round,
-# default 5000000), PROCS (processes per detection rate, default 400).
+# default 5000000), PROCS (processes per detection rate, default 400),
+# CONFIGS (churn configurations, default all six), ONLY=churn (stop after
+# the churn table, e.g. for a long glibc-against-klto comparison).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-build}
@@ -36,7 +38,7 @@ churn() {
   esac | awk '{print $2}'
 }
 
-configs="glibc klto-off klto-default klto-preload scudo scudo-gwp"
+configs=${CONFIGS:-glibc klto-off klto-default klto-preload scudo scudo-gwp}
 echo "== churn: $rounds rounds of $ops malloc+free pairs, 1024 live, 16..4096 B (interleaved)"
 for r in $(seq "$rounds"); do
   for c in $configs; do
@@ -49,6 +51,7 @@ for c in $configs; do
   awk -v c="$c" -v m="$m" -v b="$base" \
     'BEGIN {printf "%-13s median %6.2f ns/pair  %+6.2f%% vs glibc\n", c, m, (m / b - 1) * 100}'
 done
+[ "${ONLY:-}" = churn ] && exit 0
 
 # Whole processes, start-up and exit included: CPU time (user + system,
 # from getrusage) of the plain and the hooks binary, interleaved; a long
