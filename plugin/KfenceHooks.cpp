@@ -11,10 +11,15 @@
 //===----------------------------------------------------------------------===//
 #include "KfenceHooks.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 using namespace llvm;
 
@@ -82,6 +87,96 @@ static StringMap<std::string> redirections(NamingContext &Ctx) {
   return Map;
 }
 
+/// Direct calls of `F` that can take an inline fast path: plain calls (not
+/// invokes, not musttail) with F's own type.
+static SmallVector<CallInst *, 16> inlinableCalls(Function &F) {
+  SmallVector<CallInst *, 16> Calls;
+  for (User *U : F.users())
+    if (auto *CI = dyn_cast<CallInst>(U))
+      if (CI->getCalledOperand() == &F && !CI->isMustTailCall() &&
+          CI->getFunctionType() == F.getFunctionType())
+        Calls.push_back(CI);
+  return Calls;
+}
+
+/// Splits at `CI` on `Slow` (unlikely): the slow block calls `SlowFn`, the
+/// fast one `Fast`, both with CI's arguments; CI's uses take the result.
+/// Returns the fast call.
+static CallInst *splitCall(CallInst *CI, Value *Slow, FunctionCallee SlowFn,
+                           Function &Fast) {
+  Instruction *SlowTerm, *FastTerm;
+  SplitBlockAndInsertIfThenElse(
+      Slow, CI, &SlowTerm, &FastTerm,
+      MDBuilder(CI->getContext()).createUnlikelyBranchWeights());
+  SmallVector<Value *, 2> Args(CI->args());
+  IRBuilder<> SB(SlowTerm), FB(FastTerm);
+  CallInst *SlowCall = SB.CreateCall(SlowFn, Args);
+  SlowCall->setAttributes(CI->getAttributes());
+  CallInst *FastCall = cast<CallInst>(CI->clone());
+  FastCall->setCalledFunction(&Fast);
+  FB.Insert(FastCall);
+  SlowCall->setDebugLoc(CI->getDebugLoc());
+  if (!CI->getType()->isVoidTy()) {
+    IRBuilder<> TB(CI);
+    PHINode *Phi = TB.CreatePHI(CI->getType(), 2);
+    Phi->addIncoming(SlowCall, SlowTerm->getParent());
+    Phi->addIncoming(FastCall, FastTerm->getParent());
+    CI->replaceAllUsesWith(Phi);
+  }
+  CI->eraseFromParent();
+  return FastCall;
+}
+
+/// malloc and free are the hot ones: their fast paths go inline into the
+/// program, so that an unsampled malloc or a free of C library memory costs
+/// the same call as without KFENCE plus a few instructions (a thread-local
+/// decrement and compare; a subtraction and compare against the pool),
+/// instead of a second call level through the hook.
+/// Returns the fast calls, which stay calls of F.
+static SmallPtrSet<User *, 16> inlineFastPaths(Module &M, Function &F) {
+  SmallPtrSet<User *, 16> FastCalls;
+  bool IsMalloc = F.getName() == "malloc";
+  if ((!IsMalloc && F.getName() != "free") || F.arg_size() != 1)
+    return FastCalls;
+  SmallVector<CallInst *, 16> Calls = inlinableCalls(F);
+  LLVMContext &C = M.getContext();
+  const DataLayout &DL = M.getDataLayout();
+  Type *I32 = Type::getInt32Ty(C), *PtrTy = PointerType::getUnqual(C);
+  Type *IntPtr = DL.getIntPtrType(C);
+  auto Global = [&](StringRef Name, Type *Ty, bool TLS) {
+    if (GlobalVariable *G = M.getGlobalVariable(Name))
+      return G;
+    return new GlobalVariable(M, Ty, /*isConstant=*/false,
+                              GlobalValue::ExternalLinkage, nullptr, Name,
+                              nullptr,
+                              TLS ? GlobalValue::InitialExecTLSModel
+                                  : GlobalValue::NotThreadLocal);
+  };
+  for (CallInst *CI : Calls) {
+    IRBuilder<> B(CI);
+    Value *Slow;
+    FunctionCallee SlowFn;
+    if (IsMalloc) {
+      GlobalVariable *Countdown = Global("__kfence_countdown", I32, true);
+      Value *Left = B.CreateSub(B.CreateLoad(I32, Countdown), B.getInt32(1));
+      B.CreateStore(Left, Countdown);
+      Slow = B.CreateICmpSLE(Left, B.getInt32(0));
+      SlowFn = M.getOrInsertFunction("__kfence_malloc_sampled",
+                                     F.getFunctionType());
+    } else {
+      Value *Pool = B.CreateLoad(PtrTy, Global("__kfence_pool", PtrTy, false));
+      Value *Size =
+          B.CreateLoad(IntPtr, Global("__kfence_pool_size", IntPtr, false));
+      Value *Offset = B.CreateSub(B.CreatePtrToInt(CI->getArgOperand(0), IntPtr),
+                                  B.CreatePtrToInt(Pool, IntPtr));
+      Slow = B.CreateICmpULT(Offset, Size);
+      SlowFn = M.getOrInsertFunction("__kfence_free", F.getFunctionType());
+    }
+    FastCalls.insert(splitCall(CI, Slow, SlowFn, F));
+  }
+  return FastCalls;
+}
+
 void redirectAllocations(NamingContext &Ctx) {
   Module &M = Ctx.M;
   StringMap<std::string> Map = redirections(Ctx);
@@ -92,13 +187,25 @@ void redirectAllocations(NamingContext &Ctx) {
     if (It == Map.end() || !F.isDeclaration() || F.use_empty())
       continue;
     std::string HookName = "__kfence_" + It->second;
-    FunctionCallee Hook = M.getOrInsertFunction(HookName, F.getFunctionType(),
-                                                F.getAttributes());
-    F.replaceAllUsesWith(Hook.getCallee());
+    // Inline fast paths first: their own fast calls stay calls of F; every
+    // other use (other calls, function pointers) goes to the hook.
+    SmallPtrSet<User *, 16> FastCalls = inlineFastPaths(M, F);
+    if (F.getNumUses() > FastCalls.size()) {
+      FunctionCallee Hook = M.getOrInsertFunction(
+          HookName, F.getFunctionType(), F.getAttributes());
+      F.replaceUsesWithIf(Hook.getCallee(), [&FastCalls](Use &U) {
+        return !FastCalls.count(U.getUser());
+      });
+    }
     Changed = true;
+    std::string Msg = ("calls to '" + F.getName() + "' go to '" + HookName +
+                       "'")
+                          .str();
+    if (!FastCalls.empty())
+      Msg += " (" + std::to_string(FastCalls.size()) +
+             " with the fast path inline)";
     Site Where;
-    Ctx.remark(Where, "calls to '" + F.getName() + "' go to '" + HookName +
-                          "'");
+    Ctx.remark(Where, Msg);
   }
   if (!Changed)
     return;

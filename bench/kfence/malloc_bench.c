@@ -2,8 +2,9 @@
 /*
  * Allocation microbenchmarks for the KFENCE runtime. Built twice by run.sh:
  * plain (the C library, or whatever LD_PRELOAD puts in front of it) and with
- * -DKLTO_HOOKS, where calls go to the __kfence_* hooks as the plugin makes
- * them.
+ * built through klto's plugin (-fplugin-arg-klto-kfence), where malloc and
+ * free take the runtime's inline fast paths and hooks, or with -DKLTO_HOOKS,
+ * where every call goes to the out-of-line __kfence_* hooks.
  *
  *   churn OPS      1024 live blocks of 16..4096 bytes, OPS malloc+free pairs
  *   guarded OPS    malloc(64)+free pairs; with sample_rate=1 each is guarded

@@ -7,7 +7,7 @@
 #
 # Environment: ROUNDS (churn rounds, default 7), OPS (pairs per round,
 # default 5000000), PROCS (processes per detection rate, default 400),
-# CONFIGS (churn configurations, default all six), ONLY=churn (stop after
+# CONFIGS (churn configurations, default all seven), ONLY=churn (stop after
 # the churn table, e.g. for a long glibc-against-klto comparison).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -21,8 +21,14 @@ out=$build/bench/kfence
 mkdir -p "$out"
 
 $clang -O2 -g "$here/malloc_bench.c" -o "$out/plain"
+# "hooks": as the plugin builds programs (inline fast paths for malloc and
+# free, LLD pulls in libkfence.a); "hooks-call": every call through the
+# out-of-line hooks, as before the plugin inlined anything.
+$clang -O2 -g -fplugin="$build/lib/kltoplugin.so" -fplugin-arg-klto-kfence \
+  --ld-path=/usr/lib/llvm-19/bin/ld.lld -L"$build/lib" \
+  "$here/malloc_bench.c" -lpthread -o "$out/hooks"
 $clang -O2 -g -DKLTO_HOOKS -I"$here/../../runtime/kfence/include" \
-  "$here/malloc_bench.c" "$build/lib/libkfence.a" -lpthread -o "$out/hooks"
+  "$here/malloc_bench.c" "$build/lib/libkfence.a" -lpthread -o "$out/hooks-call"
 
 median() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 
@@ -32,13 +38,14 @@ churn() {
   glibc) "$out/plain" churn "$ops" ;;
   klto-off) KFENCE_OPTIONS=sample_interval=0:sample_rate=0 "$out/hooks" churn "$ops" ;;
   klto-default) env -u KFENCE_OPTIONS "$out/hooks" churn "$ops" ;;
+  klto-call) env -u KFENCE_OPTIONS "$out/hooks-call" churn "$ops" ;;
   klto-preload) env -u KFENCE_OPTIONS LD_PRELOAD="$build/lib/libkfence.so" "$out/plain" churn "$ops" ;;
   scudo) LD_PRELOAD=$scudo SCUDO_OPTIONS=GWP_ASAN_Enabled=false "$out/plain" churn "$ops" ;;
   scudo-gwp) LD_PRELOAD=$scudo SCUDO_OPTIONS=GWP_ASAN_Enabled=true "$out/plain" churn "$ops" ;;
   esac | awk '{print $2}'
 }
 
-configs=${CONFIGS:-glibc klto-off klto-default klto-preload scudo scudo-gwp}
+configs=${CONFIGS:-glibc klto-off klto-default klto-call klto-preload scudo scudo-gwp}
 echo "== churn: $rounds rounds of $ops malloc+free pairs, 1024 live, 16..4096 B (interleaved)"
 for r in $(seq "$rounds"); do
   for c in $configs; do

@@ -44,6 +44,11 @@ static inline void *do_malloc(size_t size, const void *caller, bool may_init) {
   return LIBC(malloc)(size);
 }
 
+void *__kfence_malloc_sampled(size_t size) {
+  void *p = kfence_alloc_sampled(size, 0, false, CALLER, true);
+  return p ? p : LIBC(malloc)(size);
+}
+
 static inline void do_free(void *ptr, const void *caller) {
   if (__builtin_expect(is_kfence_address(ptr), 0) &&
       kfence_free_guarded(ptr, caller))

@@ -82,15 +82,8 @@ static inline uintptr_t kfence_object_page(long index) {
 
 /* ---- sampling ---------------------------------------------------------- */
 
-/*
- * Allocations left until this thread leaves the fast path, to draw the next
- * sample point or look at the clock (sampling.c). It starts at 0, so every
- * thread's first allocation takes the slow path. initial-exec: no
- * __tls_get_addr call (which could allocate) on the fast path, also in the
- * shared library.
- */
-extern __thread int32_t kfence_countdown
-    __attribute__((tls_model("initial-exec"))) KFENCE_HIDDEN;
+/* __kfence_countdown (kfence.h): every thread's starts at 0, so its first
+ * allocation takes the slow path. */
 
 /*
  * Should this allocation leave the fast path? Cost: one thread-local
@@ -98,7 +91,7 @@ extern __thread int32_t kfence_countdown
  * syscall or clock read (measured in docs/kfence.md).
  */
 static inline bool kfence_sample_hit(void) {
-  return __builtin_expect(--kfence_countdown <= 0, 0);
+  return __builtin_expect(--__kfence_countdown <= 0, 0);
 }
 
 /*

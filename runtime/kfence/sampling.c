@@ -27,7 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
-__thread int32_t kfence_countdown __attribute__((tls_model("initial-exec")));
+__thread int32_t __kfence_countdown __attribute__((tls_model("initial-exec")));
 
 /* Per-thread sampler state; the countdown was last refilled with budget. */
 struct sampler {
@@ -132,7 +132,7 @@ static void refill(void) {
   if (kfence_opts.sample_interval && self.clock_left < budget)
     budget = self.clock_left;
   self.budget = budget;
-  kfence_countdown = budget;
+  __kfence_countdown = budget;
 }
 
 void kfence_sampling_init(void) {
@@ -149,7 +149,7 @@ void kfence_sampling_init(void) {
 unsigned kfence_sample_slow(void) {
   /* Allocations since the last refill, this one included; more than the
    * budget if hooks skipped the slow path (kfence_sample_pass_on). */
-  int32_t used = self.budget - kfence_countdown;
+  int32_t used = self.budget - __kfence_countdown;
   if (used < 1)
     used = 1;
   if (!self.seeded) {
@@ -194,5 +194,5 @@ void kfence_sampling_after_fork_child(void) {
     process_seed ^= fresh;
   process_seed ^= (uint64_t)getpid() << 40;
   memset(&self, 0, sizeof(self));
-  kfence_countdown = 0;
+  __kfence_countdown = 0;
 }

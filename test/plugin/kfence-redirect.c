@@ -1,6 +1,9 @@
 // With -fplugin-arg-klto-kfence every use of the malloc family (calls and
 // function pointers alike) goes to the runtime's __kfence_* hooks, and the
-// module asks the linker for libkfence; without it nothing changes.
+// module asks the linker for libkfence; without it nothing changes. Direct
+// calls of malloc and free get their fast path inline instead: a
+// thread-local countdown (malloc) or a pool range check (free) picks
+// between the C library's function and the runtime's slow path.
 // RUN: %clang -O0 -S -emit-llvm -fplugin=%plugin -fplugin-arg-klto-kfence \
 // RUN:   -fplugin-arg-klto-kfence-alloc=my_alloc,my_release:free %s -o - | FileCheck %s
 // RUN: %clang -O0 -S -emit-llvm -fplugin=%plugin %s -o - | FileCheck %s --check-prefix=OFF
@@ -23,17 +26,34 @@ int main(void) {
   return 0;
 }
 // CHECK: @allocator = {{.*}}global ptr @__kfence_malloc
-// CHECK: call {{.*}}@__kfence_malloc(i64 noundef 10)
+// CHECK: @__kfence_countdown = external thread_local(initialexec) global i32
+// CHECK: @__kfence_pool = external global ptr
+// CHECK: @__kfence_pool_size = external global i64
+// CHECK-LABEL: define {{.*}}@main(
+// CHECK: %[[LEFT:[0-9]+]] = sub i32 %{{[0-9]+}}, 1
+// CHECK-NEXT: store i32 %[[LEFT]], ptr @__kfence_countdown
+// CHECK-NEXT: %[[HIT:[0-9]+]] = icmp sle i32 %[[LEFT]], 0
+// CHECK-NEXT: br i1 %[[HIT]], label %{{[0-9]+}}, label %{{[0-9]+}}, !prof ![[UNLIKELY:[0-9]+]]
+// CHECK: call noalias ptr @__kfence_malloc_sampled(i64 noundef 10)
+// CHECK: call noalias ptr @malloc(i64 noundef 10)
+// CHECK: phi ptr
 // CHECK: call {{.*}}@__kfence_calloc(i64 noundef 2, i64 noundef 8)
 // CHECK: call {{.*}}@__kfence_aligned_alloc(
 // CHECK: call {{.*}}@__kfence_realloc(
 // CHECK: call {{.*}}@__kfence_posix_memalign(
 // CHECK: call {{.*}}@__kfence_malloc_usable_size(
+// CHECK: %[[POOL:[0-9]+]] = load ptr, ptr @__kfence_pool
+// CHECK-NEXT: %[[SIZE:[0-9]+]] = load i64, ptr @__kfence_pool_size
+// CHECK: %[[IN:[0-9]+]] = icmp ult i64 %{{[0-9]+}}, %[[SIZE]]
+// CHECK-NEXT: br i1 %[[IN]], label %{{[0-9]+}}, label %{{[0-9]+}}, !prof ![[UNLIKELY]]
 // CHECK: call void @__kfence_free(
+// CHECK: call void @free(
+// The project's allocators, and any other use, go to the hooks.
 // CHECK: call {{.*}}@__kfence_malloc(i64 noundef %
-// CHECK: call void @__kfence_free(
-// CHECK-NOT: @malloc(
+// CHECK-NEXT: call void @__kfence_free(
+// CHECK-NOT: call {{.*}}@malloc(
 // CHECK: !llvm.dependent-libraries = !{![[LIB:[0-9]+]]}
 // CHECK: ![[LIB]] = !{!"libkfence.a"}
+// CHECK: ![[UNLIKELY]] = !{!"branch_weights", i32 1, i32 {{[0-9]+}}}
 // OFF-NOT: __kfence
 // BAD: error: klto: kfence-alloc='my_alloc:strdup': 'strdup' is not a C library allocation function

@@ -75,6 +75,20 @@ void kfence_print_stats(FILE *out);
 void kfence_print_objects(FILE *out);
 
 /*
+ * Allocations left until this thread leaves the fast path, to draw the next
+ * sample point or look at the clock. The plugin inlines malloc's fast path
+ * into the program: decrement this, and when it reaches 0 call
+ * __kfence_malloc_sampled() instead of malloc(). initial-exec: no
+ * __tls_get_addr call (which could allocate) on the fast path, also in the
+ * shared library. Not for use by hand.
+ */
+extern __thread int32_t __kfence_countdown
+    __attribute__((tls_model("initial-exec")));
+
+/* malloc() for a caller whose __kfence_countdown just reached 0. */
+void *__kfence_malloc_sampled(size_t size);
+
+/*
  * The hooks that the klto compiler plugin redirects allocation calls to.
  * Same contracts as the C library functions of the same name without the
  * __kfence_ prefix.
