@@ -7,6 +7,9 @@
  *
  * Fast path of an allocation: kfence_sample_hit() then the C library's
  * function. Fast path of a free: is_kfence_address() then the C library's.
+ * For direct calls of malloc and free the plugin inlines those two checks
+ * into the program and calls __kfence_malloc_sampled or __kfence_free only
+ * when they fire.
  * Each hook passes its return address down so that stacks start in the
  * program, not in the runtime.
  */
