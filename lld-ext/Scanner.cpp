@@ -158,35 +158,7 @@ public:
     int FD = ::open(Z.c_str(), O_RDONLY | O_CLOEXEC);
     if (FD < 0)
       return std::error_code(errno, std::generic_category());
-    struct stat St;
-    std::error_code EC;
-    if (::fstat(FD, &St) != 0) {
-      EC = std::error_code(errno, std::generic_category());
-    } else if (!S_ISREG(St.st_mode)) {
-      EC = std::make_error_code(std::errc::not_supported);
-    } else if (St.st_size > MapThreshold) {
-      void *P = ::mmap(nullptr, St.st_size, PROT_READ, MAP_PRIVATE, FD, 0);
-      if (P == MAP_FAILED)
-        EC = std::error_code(errno, std::generic_category());
-      else
-        Map = P, Data = StringRef(static_cast<char *>(P), St.st_size);
-    } else {
-      Buffer.resize(St.st_size);
-      size_t Done = 0;
-      while (Done < Buffer.size()) {
-        ssize_t N = ::pread(FD, Buffer.data() + Done, Buffer.size() - Done,
-                            static_cast<off_t>(Done));
-        if (N < 0 && errno == EINTR)
-          continue;
-        if (N <= 0) {
-          EC = N < 0 ? std::error_code(errno, std::generic_category())
-                     : std::make_error_code(std::errc::io_error);
-          break;
-        }
-        Done += N;
-      }
-      Data = StringRef(Buffer.data(), Buffer.size());
-    }
+    std::error_code EC = readOpen(FD, Buffer);
     ::close(FD);
     return EC;
   }
@@ -194,7 +166,60 @@ public:
   StringRef bytes() const { return Data; }
 
 private:
+  static constexpr size_t FirstRead = 64 << 10;
   static constexpr off_t MapThreshold = 1 << 20;
+
+  static std::error_code lastError() {
+    return std::error_code(errno, std::generic_category());
+  }
+
+  /// Reads [Done, Buffer.size()) of the file; false on error or early EOF.
+  static std::error_code readRange(int FD, std::string &Buffer, size_t Done) {
+    while (Done < Buffer.size()) {
+      ssize_t N = ::pread(FD, Buffer.data() + Done, Buffer.size() - Done,
+                          static_cast<off_t>(Done));
+      if (N < 0 && errno == EINTR)
+        continue;
+      if (N <= 0)
+        return N < 0 ? lastError() : std::make_error_code(std::errc::io_error);
+      Done += N;
+    }
+    return std::error_code();
+  }
+
+  /// Most objects fit the first read, whose short count is the end of the
+  /// file: no fstat() for them. Larger files are sized, then mapped or read.
+  std::error_code readOpen(int FD, std::string &Buffer) {
+    Buffer.resize(FirstRead);
+    ssize_t N;
+    do
+      N = ::pread(FD, Buffer.data(), FirstRead, 0);
+    while (N < 0 && errno == EINTR);
+    if (N < 0)
+      return lastError();
+    if (static_cast<size_t>(N) < FirstRead) {
+      Data = StringRef(Buffer.data(), N);
+      return std::error_code();
+    }
+    struct stat St;
+    if (::fstat(FD, &St) != 0)
+      return lastError();
+    if (!S_ISREG(St.st_mode))
+      return std::make_error_code(std::errc::not_supported);
+    if (St.st_size > MapThreshold) {
+      void *P = ::mmap(nullptr, St.st_size, PROT_READ, MAP_PRIVATE, FD, 0);
+      if (P == MAP_FAILED)
+        return lastError();
+      Map = P;
+      Data = StringRef(static_cast<char *>(P), St.st_size);
+      return std::error_code();
+    }
+    Buffer.resize(St.st_size);
+    if (std::error_code EC = readRange(FD, Buffer, FirstRead))
+      return EC;
+    Data = StringRef(Buffer.data(), Buffer.size());
+    return std::error_code();
+  }
   void *Map = nullptr;
   StringRef Data;
 };
