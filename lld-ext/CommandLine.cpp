@@ -106,24 +106,21 @@ static const char *const OtherOptions[] = {
     "warn-ifunc-textrel", "warn-symbol-ordering", "warn-unresolved-symbols",
     "whole-archive", "x",};
 
+static llvm::StringSet<> setOf(llvm::ArrayRef<const char *> Names) {
+  llvm::StringSet<> S;
+  for (const char *N : Names)
+    S.insert(N);
+  return S;
+}
+
 static bool isOtherOption(StringRef Name) {
-  static const llvm::StringSet<> Set = [] {
-    llvm::StringSet<> S;
-    for (const char *O : OtherOptions)
-      S.insert(O);
-    return S;
-  }();
+  static const llvm::StringSet<> Set = setOf(OtherOptions);
   return Set.contains(Name) || Name.starts_with("lto-O") ||
          Name.starts_with("lto-CGO") || Name.starts_with("plugin-opt");
 }
 
 static bool isValueOption(StringRef Name) {
-  static const llvm::StringSet<> Set = [] {
-    llvm::StringSet<> S;
-    for (const char *O : ValueOptions)
-      S.insert(O);
-    return S;
-  }();
+  static const llvm::StringSet<> Set = setOf(ValueOptions);
   return Set.contains(Name);
 }
 

@@ -173,7 +173,8 @@ private:
     return std::error_code(errno, std::generic_category());
   }
 
-  /// Reads [Done, Buffer.size()) of the file; false on error or early EOF.
+  /// Reads [Done, Buffer.size()) of the file; an EOF before its end is an
+  /// I/O error.
   static std::error_code readRange(int FD, std::string &Buffer, size_t Done) {
     while (Done < Buffer.size()) {
       ssize_t N = ::pread(FD, Buffer.data() + Done, Buffer.size() - Done,

@@ -238,21 +238,19 @@ static size_t mark_orderable(struct kl_order *o, kl_diag_fn diag,
   return 0;
 }
 
-static bool in_file_order(const struct kl_order *o) {
-  for (size_t i = 1; i < o->n; ++i) {
-    int c = cmp_file(&o->entries[i - 1], &o->entries[i]);
-    if (c > 0 || (c == 0 && o->entries[i - 1].seq > o->entries[i].seq))
-      return false;
-  }
-  return true;
-}
-
 static int cmp_file_seq(const void *pa, const void *pb) {
   const struct kl_entry *a = pa, *b = pb;
   int c = cmp_file(a, b);
   if (c)
     return c;
   return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+static bool in_file_order(const struct kl_order *o) {
+  for (size_t i = 1; i < o->n; ++i)
+    if (cmp_file_seq(&o->entries[i - 1], &o->entries[i]) > 0)
+      return false;
+  return true;
 }
 
 /* Sorts file-ordered entries into cmp_link_order in linear time: a stable

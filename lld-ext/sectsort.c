@@ -96,6 +96,10 @@ static bool in_bounds(const struct elf *e, uint64_t off, uint64_t len) {
 #define SHT_SYMTAB_SHNDX 18
 #define SHF_INFO_LINK 0x40
 
+/* The offset and size of a section header field, as rd()/wr() take them;
+ * needs `shoff` and the layout `l` in scope. */
+#define SH(i, field, n) (shoff + (uint64_t)(i) * l->shentsize + l->field), (n)
+
 static int cmp_size(const void *pa, const void *pb) {
   size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
   return a < b ? -1 : a > b;
@@ -117,16 +121,16 @@ static const char *rename_to_tables(struct elf *e, const struct entry *ents,
   if (!names)
     return "out of memory";
   for (size_t i = 0; i < shnum; ++i) {
-    names[i] = (size_t)rd(e, shoff + i * l->shentsize + l->name, 4);
-    uint64_t type = rd(e, shoff + i * l->shentsize + l->type, 4);
-    uint64_t link = rd(e, shoff + i * l->shentsize + l->link, 4);
+    names[i] = (size_t)rd(e, SH(i, name, 4));
+    uint64_t type = rd(e, SH(i, type, 4));
+    uint64_t link = rd(e, SH(i, link, 4));
     if (type != SHT_SYMTAB)
       continue;
     if (link >= shnum) {
       free(names);
       return "bad symbol table";
     }
-    if (stroff == rd(e, shoff + link * l->shentsize + l->offset, l->w)) {
+    if (stroff == rd(e, SH(link, offset, l->w))) {
       free(names);
       return "its symbols and sections share one string table";
     }
@@ -188,7 +192,6 @@ const char *kl_sort_relocatable(unsigned char *buf, size_t size,
     shstrndx = rd(&e, shoff + l->link, 4);
   if (shnum > (e.size - shoff) / l->shentsize || shstrndx >= shnum)
     return "bad section header table";
-#define SH(i, field, n) (shoff + (uint64_t)(i) * l->shentsize + l->field), (n)
   uint64_t stroff = rd(&e, SH(shstrndx, offset, l->w));
   uint64_t strsize = rd(&e, SH(shstrndx, size, l->w));
   if (!in_bounds(&e, stroff, strsize))
@@ -308,7 +311,6 @@ const char *kl_sort_relocatable(unsigned char *buf, size_t size,
   }
   err = rename_to_tables(&e, by_slot, n, stroff, strsize,
                          shoff, shnum, l);
-#undef SH
 out:
   free(by_slot);
   free(by_rank);
@@ -316,3 +318,5 @@ out:
   free(copy);
   return err;
 }
+
+#undef SH
