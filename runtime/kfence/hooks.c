@@ -38,23 +38,25 @@ int kfence_libc_sigaction(int signum, const struct sigaction *act,
 
 static bool is_power_of_2(size_t x) { return x && !(x & (x - 1)); }
 
+/* malloc once the sampler has fired: guarded if the pool can take it. */
+static inline void *malloc_sampled(size_t size, const void *caller,
+                                   bool may_init) {
+  void *p = kfence_alloc_sampled(size, 0, false, caller, may_init);
+  return p ? p : LIBC(malloc)(size);
+}
+
 static inline void *do_malloc(size_t size, const void *caller, bool may_init) {
-  if (kfence_sample_hit()) {
-    void *p = kfence_alloc_sampled(size, 0, false, caller, may_init);
-    if (p)
-      return p;
-  }
+  if (kfence_sample_hit())
+    return malloc_sampled(size, caller, may_init);
   return LIBC(malloc)(size);
 }
 
 void *__kfence_malloc_sampled(size_t size) {
-  void *p = kfence_alloc_sampled(size, 0, false, CALLER, true);
-  return p ? p : LIBC(malloc)(size);
+  return malloc_sampled(size, CALLER, true);
 }
 
 static inline void do_free(void *ptr, const void *caller) {
-  if (__builtin_expect(is_kfence_address(ptr), 0) &&
-      kfence_free_guarded(ptr, caller))
+  if (kfence_free_if_guarded(ptr, caller))
     return;
   if (BOOTSTRAP_SIZE(ptr))
     return;

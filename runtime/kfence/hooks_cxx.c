@@ -27,11 +27,6 @@ static inline void *sampled(size_t size, size_t align, const void *caller) {
   return NULL;
 }
 
-static inline bool freed_guarded(void *ptr, const void *caller) {
-  return __builtin_expect(is_kfence_address(ptr), 0) &&
-         kfence_free_guarded(ptr, caller);
-}
-
 /* "const std::nothrow_t &" and "std::align_val_t" as C sees them. */
 typedef const void *nothrow_ref;
 typedef size_t align_val;
@@ -48,7 +43,7 @@ typedef size_t align_val;
   void _##op params;                                                           \
   void __kfence_##op params;                                                   \
   void __kfence_##op params {                                                  \
-    if (!freed_guarded(ptr, CALLER))                                           \
+    if (!kfence_free_if_guarded(ptr, CALLER))                                  \
       _##op args;                                                              \
   }
 

@@ -141,6 +141,14 @@ void *kfence_alloc_sampled(size_t size, size_t align, bool zero,
  * false if @addr is not KFENCE's after all (the pool was being published).
  */
 bool kfence_free_guarded(void *addr, const void *caller) KFENCE_HIDDEN;
+/*
+ * The free fast path of every hook: true if KFENCE took @ptr. Cost for
+ * memory that is not KFENCE's: is_kfence_address() and a predictable branch.
+ */
+static inline bool kfence_free_if_guarded(void *ptr, const void *caller) {
+  return __builtin_expect(is_kfence_address(ptr), 0) &&
+         kfence_free_guarded(ptr, caller);
+}
 /* Copy of object @i's metadata under the pool lock; false if out of range. */
 bool kfence_snapshot_object(long i, struct kfence_metadata *out) KFENCE_HIDDEN;
 /* Runs in the SIGSEGV handler; false means "not KFENCE's fault". */
