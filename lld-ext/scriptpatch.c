@@ -52,11 +52,42 @@ static const char *split_base(const char *w, size_t n) {
   return NULL;
 }
 
+/* Whether the input section description whose pattern list starts at
+ * `from` already names `table`..* itself (scripts written for Linux 6.x's
+ * own LTO macros do): a second copy of the pattern costs LLD a match
+ * against every input section and adds nothing. */
+static bool names_entries(const char *text, size_t from, size_t n,
+                          const char *table, size_t table_n) {
+  size_t depth = 0;
+  for (size_t i = from; i < n;) {
+    if (text[i] == '(') {
+      ++depth;
+      ++i;
+    } else if (text[i] == ')') {
+      if (depth-- == 0)
+        return false;
+      ++i;
+    } else if (!is_word_char(text[i])) {
+      ++i;
+    } else {
+      size_t start = i;
+      while (i < n && is_word_char(text[i]))
+        ++i;
+      if (i - start == table_n + 3 &&
+          memcmp(text + start, table, table_n) == 0 &&
+          memcmp(text + start + table_n, "..*", 3) == 0)
+        return true;
+    }
+  }
+  return false;
+}
+
 size_t kl_patch_script(FILE *out, const char *text, size_t n,
                        const struct klto_tables *tables, bool merge_split) {
   /* Parentheses nest only a few deep in any real script; deeper ones are
    * tracked as "other", which only means nothing inside is extended. */
   enum paren_kind stack[32];
+  size_t list_start[32]; /* where each level's contents begin */
   size_t depth = 0, patched = 0;
   const char *word = NULL; /* the last word, for the '(' that follows it */
   size_t word_n = 0;
@@ -86,8 +117,10 @@ size_t kl_patch_script(FILE *out, const char *text, size_t n,
         k = in_patterns ? P_PATTERNS : P_WRAPPER;
       else if (word && !is_non_pattern(word, word_n))
         k = P_PATTERNS; /* "*(" or "file.o(" */
-      if (depth < 32)
+      if (depth < 32) {
         stack[depth] = k;
+        list_start[depth] = i + 1;
+      }
       ++depth;
       word = NULL;
       fputc(c, out);
@@ -119,6 +152,8 @@ size_t kl_patch_script(FILE *out, const char *text, size_t n,
       continue;
     const char *base;
     if (tables && klto_is_table(tables, (struct klto_str){word, word_n})) {
+      if (names_entries(text, list_start[depth - 1], n, word, word_n))
+        continue;
       fprintf(out, " %.*s..*", (int)word_n, word);
       ++patched;
     } else if (merge_split && (base = split_base(word, word_n))) {

@@ -6,7 +6,8 @@
  * sections, which such a script leaves as orphans outside the table (the
  * kernel then boots with no initcalls). For final links klto hands LLD a
  * copy of each user script in which every input section pattern that is
- * exactly a table name also names "<table>..*"; --symbol-ordering-file
+ * exactly a table name also names "<table>..*" (unless its description
+ * names that already); --symbol-ordering-file
  * then orders the entries inside. With --kmerge-sections the base sections
  * get their split sections too ("*(.text)" also takes ".text.[0-9a-zA-Z_]*",
  * the sections LTO's code generator gives every function), as Linux's
