@@ -86,6 +86,12 @@ struct klto_strmap_slot *klto_strmap_find(const struct klto_strmap *m,
   return s->key.p ? s : NULL;
 }
 
+void klto_strmap_clear(struct klto_strmap *m) {
+  if (m->cap)
+    memset(m->slots, 0, m->cap * sizeof(*m->slots));
+  m->size = 0;
+}
+
 void klto_strmap_free(struct klto_strmap *m) {
   free(m->slots);
   memset(m, 0, sizeof(*m));

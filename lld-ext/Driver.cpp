@@ -239,7 +239,7 @@ bool rankRelocatable(Diag &D, const kl_order &O,
   StringRef Table;
   const kl_entry *Plain = nullptr, *IdAfterPlain = nullptr;
   for (size_t I = 0; I < O.n; ++I) {
-    const kl_entry &E = O.entries[I];
+    const kl_entry &E = *O.entries[I];
     if (E.shadowed)
       continue;
     if (StringRef(E.table.p, E.table.n) != Table) {
@@ -420,6 +420,10 @@ int main(int Argc, const char **Argv) {
       FILE *F = openOut(*OrderFile);
       if (!F)
         return fail(D, "cannot write " + *OrderFile);
+      // A line per entry, tens of thousands in a kernel: a few writes, not
+      // one per 4 KiB. (glibc ignores the size unless given the buffer.)
+      std::vector<char> OrderBuf(1 << 20);
+      std::setvbuf(F, OrderBuf.data(), _IOFBF, OrderBuf.size());
       // The user's order first; tables are their own output sections, so
       // the two never compete for a place.
       if (L.UserOrderingFile) {
@@ -432,7 +436,8 @@ int main(int Argc, const char **Argv) {
         std::fputc('\n', F);
       }
       kl_write_symbol_order(F, &O);
-      closeOut(F);
+      if (!closeOut(F))
+        return fail(D, "cannot write " + *OrderFile);
       Args.push_back(Saver.save("--symbol-ordering-file=" + *OrderFile).data());
       // Entries of archive members LLD leaves out are not an error.
       Args.push_back("--no-warn-symbol-ordering");
@@ -441,7 +446,8 @@ int main(int Argc, const char **Argv) {
         if (!T)
           return fail(D, "cannot write " + *Script);
         kl_write_table_script(T, &Tables, ".data");
-        closeOut(T);
+        if (!closeOut(T))
+          return fail(D, "cannot write " + *Script);
         Args.push_back("-T");
         Args.push_back(Saver.save(*Script).data());
         if (!S->SawData) {
@@ -483,7 +489,8 @@ int main(int Argc, const char **Argv) {
     if (!F)
       return fail(D, "cannot write " + *Merge);
     kl_write_merge_script(F);
-    closeOut(F);
+    if (!closeOut(F))
+      return fail(D, "cannot write " + *Merge);
     Args.push_back("-T");
     Args.push_back(Saver.save(*Merge).data());
   }

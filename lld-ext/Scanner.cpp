@@ -25,6 +25,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstring>
 #include <string>
 
 #include <fcntl.h>
@@ -49,39 +50,57 @@ static Error failure(const llvm::Twine &Msg) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), Msg);
 }
 
-Scanner::Scanner(const klto_tables &Tables) : Tables(Tables), Saver(Alloc) {}
+Scanner::Scanner(const klto_tables &Tables) : Tables(Tables) {}
+
+StringRef Scanner::save(StringRef S) {
+  char *P = Alloc.Allocate<char>(S.size() + 1);
+  if (!S.empty())
+    std::memcpy(P, S.data(), S.size());
+  P[S.size()] = '\0';
+  return StringRef(P, S.size());
+}
 
 Scanner::~Scanner() = default;
 
 unsigned Scanner::addOrigin(StringRef Label) {
-  Origins.push_back(Saver.save(Label).data());
+  Origins.push_back(save(Label).data());
   return Origins.size() - 1;
 }
 
-void Scanner::addEntry(StringRef Section, StringRef Symbol, bool Unique,
-                       const Unit &U, unsigned Seq) {
+/// Most sections of a link (.text.*, .data.*, debug info) start like no
+/// table: turn them away before the full parse.
+static bool mayBeTable(const klto_tables &Tables, StringRef Name) {
+  if (Name.starts_with(".initcall") || Name.starts_with(".con_initcall"))
+    return true;
+  for (size_t I = 0; I < Tables.n_extra; ++I)
+    if (Name.starts_with(Tables.extra[I]))
+      return true;
+  return false;
+}
+
+std::optional<kl_entry> Scanner::tableEntry(StringRef Section) {
+  if (!mayBeTable(Tables, Section))
+    return std::nullopt;
   kl_entry E{};
-  E.section = kstr(Saver.save(Section));
-  E.symbol = kstr(Symbol.empty() ? StringRef() : Saver.save(Symbol));
+  // Parsed here, on the scanning threads; the parts point into the copy.
+  E.section = kstr(save(Section));
+  if (kl_parse_entry(&Tables, &E) == KL_NOT_A_TABLE)
+    return std::nullopt;
+  return E;
+}
+
+void Scanner::addEntry(kl_entry E, StringRef Symbol, bool Unique, const Unit &U,
+                       unsigned Seq) {
+  E.symbol = kstr(Symbol.empty() ? StringRef() : save(Symbol));
   E.symbol_unique = Unique;
   E.input = U.Input;
   E.member = U.Member;
   E.seq = Seq;
   E.origin = U.Origin;
   E.lazy = U.Lazy;
-  Entries.push_back(E);
-}
-
-/// A table section: a known table, or an entry of one.
-static bool isTableSection(const klto_tables &Tables, StringRef Name) {
-  // Most sections of a link (.text.*, .data.*, debug info) start like no
-  // table: turn them away before the full parse.
-  bool MayBe = Name.starts_with(".initcall") || Name.starts_with(".con_initcall");
-  for (size_t I = 0; !MayBe && I < Tables.n_extra; ++I)
-    MayBe = Name.starts_with(Tables.extra[I]);
-  klto_str T, Id;
-  return MayBe && (klto_is_table(&Tables, kstr(Name)) ||
-                   klto_split_entry_section(&Tables, kstr(Name), &T, &Id));
+  // In the arena, not in a growing array: copies of a growing array were
+  // most of the memory the scan touched, and fresh pages are not cheap.
+  Entries.push_back(new (Alloc.Allocate<kl_entry>()) kl_entry(E));
 }
 
 /// The symbol that names an entry best: the one the naming scheme gives it
@@ -95,8 +114,8 @@ void Scanner::merge(std::unique_ptr<Scanner> PartPtr) {
   Scanner &Part = *PartPtr;
   unsigned Base = Origins.size();
   Origins.insert(Origins.end(), Part.Origins.begin(), Part.Origins.end());
-  for (kl_entry E : Part.Entries) {
-    E.origin += Base;
+  for (kl_entry *E : Part.Entries) {
+    E->origin += Base;
     Entries.push_back(E);
   }
   if (!Target)
@@ -108,7 +127,7 @@ void Scanner::merge(std::unique_ptr<Scanner> PartPtr) {
                      Part.ThinMembers.end());
   FilesScanned += Part.FilesScanned;
   MembersScanned += Part.MembersScanned;
-  // The entries point into the part's strings.
+  // The part's arena holds the entries and their strings.
   Parts.push_back(std::move(PartPtr));
 }
 
@@ -130,6 +149,10 @@ Scanner::scanFiles(llvm::ArrayRef<std::pair<std::string, bool>> Files) {
         if (Error Err = Results[R]->scanFile(Files[I].first, I, Files[I].second))
           Errors[I] = llvm::toString(std::move(Err));
   });
+  size_t Total = Entries.size();
+  for (const std::unique_ptr<Scanner> &R : Results)
+    Total += R->Entries.size();
+  Entries.reserve(Total);
   for (std::unique_ptr<Scanner> &R : Results)
     merge(std::move(R));
   std::vector<std::string> Failed;
@@ -364,7 +387,8 @@ Error Scanner::scanELFT(llvm::MemoryBufferRef Buf, const Unit &U) {
   // SlotOf maps a section index to its place there (or -1).
   struct Table {
     unsigned Index;
-    StringRef Name, Symbol;
+    kl_entry Entry;
+    StringRef Symbol;
   };
   llvm::SmallVector<Table, 16> Found;
   std::vector<int> SlotOf(Sections.size(), -1);
@@ -389,16 +413,16 @@ Error Scanner::scanELFT(llvm::MemoryBufferRef Buf, const Unit &U) {
                      " has an unterminated name");
     if (SecName == ".data")
       SawData = true;
-    if (isTableSection(Tables, SecName)) {
+    if (std::optional<kl_entry> E = tableEntry(SecName)) {
       SlotOf[I] = static_cast<int>(Found.size());
-      Found.push_back({I, SecName, StringRef()});
+      Found.push_back({I, *E, StringRef()});
     }
   }
   if (Found.empty())
     return Error::success();
   if (!SymTab) {
     for (const Table &T : Found)
-      addEntry(T.Name, StringRef(), false, U, T.Index);
+      addEntry(T.Entry, StringRef(), false, U, T.Index);
     return Error::success();
   }
 
@@ -426,13 +450,13 @@ Error Scanner::scanELFT(llvm::MemoryBufferRef Buf, const Unit &U) {
     if (Best.empty() || (betterEntrySymbol(*SymName) && !betterEntrySymbol(Best)))
       Best = *SymName;
   }
-  llvm::sort(Names);
+  std::sort(Names.begin(), Names.end()); // inlined compares: no qsort()
   auto UsedOnce = [&Names](StringRef Sym) {
     auto [First, Last] = std::equal_range(Names.begin(), Names.end(), Sym);
     return Last - First == 1;
   };
   for (const Table &T : Found)
-    addEntry(T.Name, T.Symbol, !T.Symbol.empty() && UsedOnce(T.Symbol), U,
+    addEntry(T.Entry, T.Symbol, !T.Symbol.empty() && UsedOnce(T.Symbol), U,
              T.Index);
   return Error::success();
 }
@@ -488,7 +512,7 @@ void Scanner::scanModuleAsm(StringRef Asm, StringRef Triple, const Unit &U,
                 klto_asm_dialect_for_triple(Triple.str().c_str()));
   AsmSections S;
   // Entry sections in order of first appearance, and their first label.
-  std::vector<std::pair<std::string, std::string>> Found;
+  std::vector<std::pair<kl_entry, std::string>> Found;
   llvm::StringMap<unsigned> Index, LabelUses;
   bool StatementStart = true;
   klto_token Prev{KLTO_TOK_EOF, 0, 0};
@@ -535,13 +559,15 @@ void Scanner::scanModuleAsm(StringRef Asm, StringRef Triple, const Unit &U,
     } else {
       continue;
     }
-    if (isTableSection(Tables, S.Current) && !Index.count(S.Current)) {
+    if (Index.count(S.Current))
+      continue;
+    if (std::optional<kl_entry> E = tableEntry(S.Current)) {
       Index[S.Current] = Found.size();
-      Found.push_back({S.Current, std::string()});
+      Found.push_back({*E, std::string()});
     }
   }
-  for (auto &[Section, Label] : Found)
-    addEntry(Section, Label, LabelUses.lookup(Label) == 1, U, Seq++);
+  for (auto &[Entry, Label] : Found)
+    addEntry(Entry, Label, LabelUses.lookup(Label) == 1, U, Seq++);
 }
 
 void Scanner::scanAsmText(StringRef Asm, StringRef Triple, unsigned Input) {
@@ -572,10 +598,10 @@ Error Scanner::scanBitcode(llvm::MemoryBufferRef Buf, const Unit &U) {
     // The code generator emits module asm before any global.
     scanModuleAsm(M.getModuleInlineAsm(), M.getTargetTriple(), U, Seq);
     for (const llvm::GlobalVariable &GV : M.globals()) {
-      if (!GV.hasSection() || GV.isDeclaration() ||
-          !isTableSection(Tables, GV.getSection()))
+      if (!GV.hasSection() || GV.isDeclaration())
         continue;
-      addEntry(GV.getSection(), GV.getName(), GV.hasName(), U, Seq++);
+      if (std::optional<kl_entry> E = tableEntry(GV.getSection()))
+        addEntry(*E, GV.getName(), GV.hasName(), U, Seq++);
     }
   }
   return Error::success();

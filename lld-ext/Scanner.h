@@ -18,7 +18,6 @@
 #include "llvm/Support/Allocator.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBufferRef.h"
-#include "llvm/Support/StringSaver.h"
 
 #include <memory>
 #include <optional>
@@ -64,7 +63,8 @@ public:
   /// klto's own code skips it.
   bool SkipBitcode = false;
 
-  std::vector<kl_entry> Entries;
+  /// In link order; each lives in the arena of the scanner that found it.
+  std::vector<kl_entry *> Entries;
   /// Stable C strings the entries' `origin` indexes into.
   std::vector<const char *> Origins;
   /// The first ELF object's class, byte order, machine and flags.
@@ -90,13 +90,21 @@ private:
   llvm::Error scanBitcode(llvm::MemoryBufferRef Buf, const Unit &U);
   void scanModuleAsm(llvm::StringRef Asm, llvm::StringRef Triple,
                      const Unit &U, unsigned &Seq);
-  void addEntry(llvm::StringRef Section, llvm::StringRef Symbol, bool Unique,
-                const Unit &U, unsigned Seq);
+  /// The entry a table section's name describes, parsed, its name saved;
+  /// none for other sections.
+  std::optional<kl_entry> tableEntry(llvm::StringRef Section);
+  void addEntry(kl_entry E, llvm::StringRef Symbol, bool Unique, const Unit &U,
+                unsigned Seq);
   unsigned addOrigin(llvm::StringRef Label);
 
   const klto_tables &Tables;
-  llvm::BumpPtrAllocator Alloc;
-  llvm::StringSaver Saver;
+  /// A copy of `S`, NUL-terminated, in the arena.
+  llvm::StringRef save(llvm::StringRef S);
+
+  /// Holds the entries and their names. Slabs of 1 MiB, which malloc maps
+  /// on their own: the default 4 KiB ones grew the scanning threads' malloc
+  /// arenas a page, and an mprotect() call, at a time.
+  llvm::BumpPtrAllocatorImpl<llvm::MallocAllocator, 1 << 20> Alloc;
   std::vector<std::unique_ptr<Scanner>> Parts;
 };
 

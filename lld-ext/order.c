@@ -37,15 +37,51 @@ static unsigned level_rank(struct klto_str level) {
   return N_LEVELS;
 }
 
+static unsigned extra_table_rank(const struct klto_tables *tables,
+                                 struct klto_str table) {
+  for (size_t i = 0; tables && i < tables->n_extra; ++i)
+    if (str_eq(table, klto_str_c(tables->extra[i])))
+      return (unsigned)(N_LEVELS + 1 + i);
+  return UINT32_MAX;
+}
+
 unsigned kl_table_rank(const struct klto_tables *tables,
                        struct klto_str table) {
   struct klto_str level;
   if (klto_initcall_level(table, &level))
     return level_rank(level);
-  for (size_t i = 0; tables && i < tables->n_extra; ++i)
-    if (str_eq(table, klto_str_c(tables->extra[i])))
-      return (unsigned)(N_LEVELS + 1 + i);
-  return UINT32_MAX;
+  return extra_table_rank(tables, table);
+}
+
+enum kl_parse_result kl_parse_entry(const struct klto_tables *tables,
+                                    struct kl_entry *e) {
+  static const struct klto_str none = {NULL, 0};
+  e->parsed = false;
+  e->has_id = klto_split_entry_section(tables, e->section, &e->table, &e->id);
+  if (!e->has_id) {
+    e->table = e->section;
+    e->id = none;
+  }
+  if (klto_initcall_level(e->table, &e->level)) {
+    e->table_rank = level_rank(e->level);
+  } else {
+    e->level = none;
+    e->table_rank = extra_table_rank(tables, e->table);
+  }
+  e->counter = 0;
+  e->modname = none;
+  if (!e->has_id) {
+    e->parsed = true;
+    return e->level.n || e->table_rank != UINT32_MAX ? KL_PARSED
+                                                     : KL_NOT_A_TABLE;
+  }
+  struct klto_id id;
+  if (!klto_parse_id(e->id, &id))
+    return KL_BAD_ID;
+  e->counter = id.counter;
+  e->modname = id.modname;
+  e->parsed = true;
+  return KL_PARSED;
 }
 
 static void report(kl_diag_fn diag, void *ctx, bool is_error, const char *fmt,
@@ -63,8 +99,7 @@ static void report(kl_diag_fn diag, void *ctx, bool is_error, const char *fmt,
 
 /* Link order: table, then input, archive member, then inside one file the
  * plain sections in file order before the entries by counter. */
-static int cmp_link_order(const void *pa, const void *pb) {
-  const struct kl_entry *a = pa, *b = pb;
+static int cmp_link_order(const struct kl_entry *a, const struct kl_entry *b) {
   if (a->table_rank != b->table_rank)
     return a->table_rank < b->table_rank ? -1 : 1;
   if (a->input != b->input)
@@ -83,33 +118,17 @@ static int cmp_link_order(const void *pa, const void *pb) {
 static size_t parse_entries(struct kl_order *o, kl_diag_fn diag, void *ctx) {
   size_t errors = 0;
   for (size_t i = 0; i < o->n; ++i) {
-    struct kl_entry *e = &o->entries[i];
+    struct kl_entry *e = o->entries[i];
     e->shadowed = false;
     e->by_position = false;
-    const char *origin = o->origins[e->origin];
-    e->has_id = klto_split_entry_section(o->tables, e->section, &e->table,
-                                         &e->id);
-    if (!e->has_id) {
-      e->table = e->section;
-      e->id = (struct klto_str){NULL, 0};
-    }
-    e->table_rank = kl_table_rank(o->tables, e->table);
-    if (!klto_initcall_level(e->table, &e->level))
-      e->level = (struct klto_str){NULL, 0};
-    if (!e->has_id)
+    if (e->parsed || kl_parse_entry(o->tables, e) != KL_BAD_ID)
       continue;
-    struct klto_id id;
-    if (!klto_parse_id(e->id, &id)) {
-      report(diag, ctx, true,
-             "%s: cannot parse the id of section '%.*s': expected "
-             "<table>..<modname>__<counter>_<line>_<function>; rebuild the "
-             "file with klto's plugin or Linux's initcall macros",
-             origin, (int)e->section.n, e->section.p);
-      ++errors;
-      continue;
-    }
-    e->counter = id.counter;
-    e->modname = id.modname;
+    report(diag, ctx, true,
+           "%s: cannot parse the id of section '%.*s': expected "
+           "<table>..<modname>__<counter>_<line>_<function>; rebuild the "
+           "file with klto's plugin or Linux's initcall macros",
+           o->origins[e->origin], (int)e->section.n, e->section.p);
+    ++errors;
   }
   return errors;
 }
@@ -131,16 +150,16 @@ static void mark_multi_module_files(struct kl_order *o) {
     size_t j = i;
     bool several = false;
     struct klto_str first = {NULL, 0};
-    for (; j < o->n && cmp_file(&o->entries[i], &o->entries[j]) == 0; ++j) {
-      if (!o->entries[j].has_id)
+    for (; j < o->n && cmp_file(o->entries[i], o->entries[j]) == 0; ++j) {
+      if (!o->entries[j]->has_id)
         continue;
       if (!first.p)
-        first = o->entries[j].modname;
-      else if (!str_eq(first, o->entries[j].modname))
+        first = o->entries[j]->modname;
+      else if (!str_eq(first, o->entries[j]->modname))
         several = true;
     }
     for (size_t k = i; k < j; ++k)
-      o->entries[k].by_position = several;
+      o->entries[k]->by_position = several;
     i = j;
   }
 }
@@ -154,26 +173,23 @@ static bool out_of_memory(kl_diag_fn diag, void *ctx, size_t n) {
  * LLD certainly loads make that an error; archive members that define the
  * same entry are alternatives LLD picks between. Entries are in link
  * order, so each one is compared with the last before it of its name. */
-static size_t check_duplicates(struct kl_order *o, kl_diag_fn diag,
-                               void *ctx) {
+static size_t check_duplicates(struct kl_order *o, struct klto_strmap *last,
+                               kl_diag_fn diag, void *ctx) {
   size_t errors = 0;
-  struct klto_strmap last = {0};
-  if (!klto_strmap_reserve(&last, o->n))
-    return out_of_memory(diag, ctx, o->n);
   for (size_t i = 0; i < o->n; ++i) {
-    struct kl_entry *b = &o->entries[i];
+    struct kl_entry *b = o->entries[i];
     if (!b->has_id)
       continue;
     bool inserted;
     struct klto_strmap_slot *s =
-        klto_strmap_insert(&last, b->section, (long)i, &inserted);
+        klto_strmap_insert(last, b->section, (long)i, &inserted);
     if (!s) {
       errors += out_of_memory(diag, ctx, o->n);
       break;
     }
     if (inserted)
       continue;
-    const struct kl_entry *a = &o->entries[s->value];
+    const struct kl_entry *a = o->entries[s->value];
     s->value = (long)i;
     bool fatal = !a->lazy && !b->lazy;
     report(diag, ctx, fatal,
@@ -185,7 +201,6 @@ static size_t check_duplicates(struct kl_order *o, kl_diag_fn diag,
     errors += fatal;
     b->shadowed = !fatal;
   }
-  klto_strmap_free(&last);
   return errors;
 }
 
@@ -193,27 +208,22 @@ static size_t check_duplicates(struct kl_order *o, kl_diag_fn diag,
  * priority; a name shared by two sections gives both the same place and
  * LLD's sort is not stable, so only names that single out one section in
  * the whole link are usable. */
-static size_t mark_orderable(struct kl_order *o, kl_diag_fn diag,
-                             void *ctx) {
-  struct klto_strmap uses = {0};
-  if (!klto_strmap_reserve(&uses, o->n))
-    return out_of_memory(diag, ctx, o->n);
+static size_t mark_orderable(struct kl_order *o, struct klto_strmap *uses,
+                             kl_diag_fn diag, void *ctx) {
   for (size_t i = 0; i < o->n; ++i) {
-    struct kl_entry *e = &o->entries[i];
+    struct kl_entry *e = o->entries[i];
     e->orderable = false;
     if (!e->symbol.n || e->shadowed)
       continue;
     bool inserted;
     struct klto_strmap_slot *s =
-        klto_strmap_insert(&uses, e->symbol, 1, &inserted);
-    if (!s) {
-      klto_strmap_free(&uses);
+        klto_strmap_insert(uses, e->symbol, 1, &inserted);
+    if (!s)
       return out_of_memory(diag, ctx, o->n);
-    }
     s->value += !inserted;
   }
   for (size_t i = 0; i < o->n; ++i) {
-    struct kl_entry *e = &o->entries[i];
+    struct kl_entry *e = o->entries[i];
     if (e->shadowed)
       continue;
     if (!e->symbol.n) {
@@ -223,7 +233,7 @@ static size_t mark_orderable(struct kl_order *o, kl_diag_fn diag,
              o->origins[e->origin], (int)e->section.n, e->section.p);
       continue;
     }
-    if (klto_strmap_find(&uses, e->symbol)->value == 1 && e->symbol_unique) {
+    if (klto_strmap_find(uses, e->symbol)->value == 1 && e->symbol_unique) {
       e->orderable = true;
       continue;
     }
@@ -234,21 +244,30 @@ static size_t mark_orderable(struct kl_order *o, kl_diag_fn diag,
            o->origins[e->origin], (int)e->section.n, e->section.p,
            (int)e->symbol.n, e->symbol.p);
   }
-  klto_strmap_free(&uses);
   return 0;
 }
 
-static int cmp_file_seq(const void *pa, const void *pb) {
-  const struct kl_entry *a = pa, *b = pb;
+static int cmp_file_seq(const struct kl_entry *a, const struct kl_entry *b) {
   int c = cmp_file(a, b);
   if (c)
     return c;
   return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
+/* qsort's view of the two orders, over the array of entry pointers. */
+static int qsort_file_seq(const void *pa, const void *pb) {
+  return cmp_file_seq(*(struct kl_entry *const *)pa,
+                      *(struct kl_entry *const *)pb);
+}
+
+static int qsort_link_order(const void *pa, const void *pb) {
+  return cmp_link_order(*(struct kl_entry *const *)pa,
+                        *(struct kl_entry *const *)pb);
+}
+
 static bool in_file_order(const struct kl_order *o) {
   for (size_t i = 1; i < o->n; ++i)
-    if (cmp_file_seq(&o->entries[i - 1], &o->entries[i]) > 0)
+    if (cmp_file_seq(o->entries[i - 1], o->entries[i]) > 0)
       return false;
   return true;
 }
@@ -260,7 +279,7 @@ static bool in_file_order(const struct kl_order *o) {
 static bool sort_into_link_order(struct kl_order *o) {
   size_t n_buckets = N_LEVELS + 2 + (o->tables ? o->tables->n_extra : 0);
   size_t *start = calloc(n_buckets + 1, sizeof(*start));
-  struct kl_entry *out = malloc(o->n * sizeof(*out));
+  struct kl_entry **out = malloc(o->n * sizeof(*out));
   if (!start || !out) {
     free(start);
     free(out);
@@ -268,24 +287,24 @@ static bool sort_into_link_order(struct kl_order *o) {
   }
 #define BUCKET(e) ((e)->table_rank < n_buckets - 1 ? (e)->table_rank : n_buckets - 1)
   for (size_t i = 0; i < o->n; ++i)
-    ++start[BUCKET(&o->entries[i]) + 1];
+    ++start[BUCKET(o->entries[i]) + 1];
   for (size_t b = 0; b < n_buckets; ++b)
     start[b + 1] += start[b];
   for (size_t i = 0; i < o->n; ++i)
-    out[start[BUCKET(&o->entries[i])]++] = o->entries[i];
+    out[start[BUCKET(o->entries[i])]++] = o->entries[i];
 #undef BUCKET
   for (size_t i = 0; i < o->n;) {
     size_t j = i + 1;
-    while (j < o->n && out[j].table_rank == out[i].table_rank &&
-           cmp_file(&out[i], &out[j]) == 0)
+    while (j < o->n && out[j]->table_rank == out[i]->table_rank &&
+           cmp_file(out[i], out[j]) == 0)
       ++j;
     if (j - i > 32) {
-      qsort(out + i, j - i, sizeof(*out), cmp_link_order);
+      qsort(out + i, j - i, sizeof(*out), qsort_link_order);
     } else {
       for (size_t k = i + 1; k < j; ++k) {
-        struct kl_entry e = out[k];
+        struct kl_entry *e = out[k];
         size_t m = k;
-        for (; m > i && cmp_link_order(&out[m - 1], &e) > 0; --m)
+        for (; m > i && cmp_link_order(out[m - 1], e) > 0; --m)
           out[m] = out[m - 1];
         out[m] = e;
       }
@@ -304,10 +323,16 @@ size_t kl_order_compute(struct kl_order *o, kl_diag_fn diag, void *ctx) {
     return errors;
   /* The scanner's order already; entries built by hand may not be. */
   if (!in_file_order(o))
-    qsort(o->entries, o->n, sizeof(*o->entries), cmp_file_seq);
+    qsort(o->entries, o->n, sizeof(*o->entries), qsort_file_seq);
   mark_multi_module_files(o);
-  errors += check_duplicates(o, diag, ctx);
-  errors += mark_orderable(o, diag, ctx);
+  /* One map for both passes: its pages are touched once. */
+  struct klto_strmap names = {0};
+  if (!klto_strmap_reserve(&names, o->n))
+    return errors + out_of_memory(diag, ctx, o->n);
+  errors += check_duplicates(o, &names, diag, ctx);
+  klto_strmap_clear(&names);
+  errors += mark_orderable(o, &names, diag, ctx);
+  klto_strmap_free(&names);
   if (!sort_into_link_order(o))
     errors += out_of_memory(diag, ctx, o->n);
   return errors;

@@ -34,19 +34,24 @@ struct kl_entry {
   unsigned seq;           /* position inside its file */
   unsigned origin;        /* index into kl_order.origins, for messages */
   bool lazy;              /* in an archive member LLD may leave unloaded */
-  /* Filled by kl_order_compute. */
+  /* Filled by kl_parse_entry, from `section` alone. */
+  bool parsed;
   struct klto_str table, id, level; /* level: n == 0 for other tables */
   unsigned long long counter;
   struct klto_str modname;
   bool has_id;
+  unsigned table_rank;
+  /* Filled by kl_order_compute. */
   bool by_position; /* its file holds several modules' entries */
   bool orderable; /* `symbol` names this entry alone in the link */
   bool shadowed;  /* a later archive member's copy of an ordered entry */
-  unsigned table_rank;
 };
 
 struct kl_order {
-  struct kl_entry *entries; /* sorted into link order by kl_order_compute */
+  /* Sorted into link order by kl_order_compute: pointers, so the sort
+   * moves 8 bytes per entry and the entries stay where the scanner made
+   * them. */
+  struct kl_entry **entries;
   size_t n;
   const char *const *origins; /* "dir/a.o", "lib.a(m.o)" */
   const struct klto_tables *tables;
@@ -54,6 +59,19 @@ struct kl_order {
 
 /* Receives every diagnostic; `is_error` false means a warning. */
 typedef void (*kl_diag_fn)(void *ctx, bool is_error, const char *msg);
+
+enum kl_parse_result {
+  KL_NOT_A_TABLE, /* the section belongs to no table */
+  KL_PARSED,      /* a plain table section, or an entry with a valid id */
+  KL_BAD_ID,      /* "<table>..<id>" with an id that does not parse */
+};
+
+/* Fills the fields an entry's section name determines and sets `parsed`
+ * when it returns KL_PARSED. The strings point into `section`. The scanner
+ * calls it on its threads as it finds each entry; kl_order_compute parses
+ * the entries that are not `parsed` and reports those with bad ids. */
+enum kl_parse_result kl_parse_entry(const struct klto_tables *tables,
+                                    struct kl_entry *e);
 
 /* Parses ids, sorts the entries into the order of a non-LTO link, rejects
  * unparseable and duplicate ids, decides which entries the symbol ordering

@@ -15,7 +15,7 @@ void kl_write_order_map(FILE *out, const struct kl_order *o) {
                "section; '-' marks entries LLD cannot order\n");
   struct klto_str table = {NULL, 0};
   for (size_t i = 0; i < o->n; ++i) {
-    const struct kl_entry *e = &o->entries[i];
+    const struct kl_entry *e = o->entries[i];
     if (e->shadowed)
       continue;
     if (!same(table, e->table)) {
@@ -32,7 +32,7 @@ void kl_write_order_map(FILE *out, const struct kl_order *o) {
 
 void kl_write_symbol_order(FILE *out, const struct kl_order *o) {
   for (size_t i = 0; i < o->n; ++i) {
-    const struct kl_entry *e = &o->entries[i];
+    const struct kl_entry *e = o->entries[i];
     if (e->orderable) {
       fwrite(e->symbol.p, 1, e->symbol.n, out);
       fputc('\n', out);

@@ -28,6 +28,8 @@ struct klto_strmap_slot *klto_strmap_insert(struct klto_strmap *m,
 bool klto_strmap_reserve(struct klto_strmap *m, size_t n);
 struct klto_strmap_slot *klto_strmap_find(const struct klto_strmap *m,
                                           struct klto_str key);
+/* Empties the map and keeps its slots for the next use. */
+void klto_strmap_clear(struct klto_strmap *m);
 void klto_strmap_free(struct klto_strmap *m);
 
 #endif /* KLTO_STRMAP_H */
