@@ -154,12 +154,9 @@ std::optional<std::string> scriptPlacingTables(const LinkLine &L,
     auto Buf = llvm::MemoryBuffer::getFile(Script, /*IsText=*/true);
     if (!Buf)
       continue; // LLD reports it
-    StringRef Text = (*Buf)->getBuffer();
-    if (Text.contains(".initcall") || Text.contains(".con_initcall"))
+    if (kl_script_places_tables((*Buf)->getBufferStart(),
+                                (*Buf)->getBufferSize(), &Tables))
       return Script;
-    for (size_t I = 0; I < Tables.n_extra; ++I)
-      if (Text.contains(Tables.extra[I]))
-        return Script;
   }
   return std::nullopt;
 }

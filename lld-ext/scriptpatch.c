@@ -82,13 +82,28 @@ static bool names_entries(const char *text, size_t from, size_t n,
   return false;
 }
 
-size_t kl_patch_script(FILE *out, const char *text, size_t n,
-                       const struct klto_tables *tables, bool merge_split) {
+/* Walks a script as LLD's lexer would, handing every piece of text to
+ * `copy` (when set) and every word of an input section pattern list to
+ * `pattern`, with where that list starts; `pattern` returns false to stop. */
+struct script_walk {
+  void (*copy)(void *ctx, const char *p, size_t n);
+  bool (*pattern)(void *ctx, const char *text, size_t n, const char *word,
+                  size_t word_n, size_t list_start);
+  void *ctx;
+};
+
+static void copy_text(const struct script_walk *w, const char *p, size_t n) {
+  if (w->copy)
+    w->copy(w->ctx, p, n);
+}
+
+static void walk_script(const char *text, size_t n,
+                        const struct script_walk *w) {
   /* Parentheses nest only a few deep in any real script; deeper ones are
-   * tracked as "other", which only means nothing inside is extended. */
+   * tracked as "other", which only means nothing inside is a pattern. */
   enum paren_kind stack[32];
   size_t list_start[32]; /* where each level's contents begin */
-  size_t depth = 0, patched = 0;
+  size_t depth = 0;
   const char *word = NULL; /* the last word, for the '(' that follows it */
   size_t word_n = 0;
   size_t i = 0;
@@ -97,14 +112,14 @@ size_t kl_patch_script(FILE *out, const char *text, size_t n,
     if (c == '/' && i + 1 < n && text[i + 1] == '*') {
       const char *end = memmem(text + i + 2, n - i - 2, "*/", 2);
       size_t stop = end ? (size_t)(end - text) + 2 : n;
-      fwrite(text + i, 1, stop - i, out);
+      copy_text(w, text + i, stop - i);
       i = stop;
       continue;
     }
     if (c == '"') {
       const char *end = memchr(text + i + 1, '"', n - i - 1);
       size_t stop = end ? (size_t)(end - text) + 1 : n;
-      fwrite(text + i, 1, stop - i, out);
+      copy_text(w, text + i, stop - i);
       i = stop;
       word = NULL;
       continue;
@@ -123,7 +138,7 @@ size_t kl_patch_script(FILE *out, const char *text, size_t n,
       }
       ++depth;
       word = NULL;
-      fputc(c, out);
+      copy_text(w, text + i, 1);
       ++i;
       continue;
     }
@@ -131,14 +146,14 @@ size_t kl_patch_script(FILE *out, const char *text, size_t n,
       if (depth)
         --depth;
       word = NULL;
-      fputc(c, out);
+      copy_text(w, text + i, 1);
       ++i;
       continue;
     }
     if (!is_word_char(c)) {
       if (!strchr(" \t\r\n\f\v", c))
         word = NULL;
-      fputc(c, out);
+      copy_text(w, text + i, 1);
       ++i;
       continue;
     }
@@ -147,19 +162,88 @@ size_t kl_patch_script(FILE *out, const char *text, size_t n,
       ++i;
     word = text + start;
     word_n = i - start;
-    fwrite(word, 1, word_n, out);
+    copy_text(w, word, word_n);
     if (depth == 0 || depth > 32 || stack[depth - 1] != P_PATTERNS)
       continue;
-    const char *base;
-    if (tables && klto_is_table(tables, (struct klto_str){word, word_n})) {
-      if (names_entries(text, list_start[depth - 1], n, word, word_n))
-        continue;
-      fprintf(out, " %.*s..*", (int)word_n, word);
-      ++patched;
-    } else if (merge_split && (base = split_base(word, word_n))) {
-      kl_write_split_patterns(out, base);
-      ++patched;
-    }
+    if (!w->pattern(w->ctx, text, n, word, word_n, list_start[depth - 1]))
+      return;
   }
-  return patched;
+}
+
+struct patch {
+  FILE *out;
+  const struct klto_tables *tables;
+  bool merge_split;
+  size_t patched;
+};
+
+static void patch_copy(void *ctx, const char *p, size_t n) {
+  fwrite(p, 1, n, ((struct patch *)ctx)->out);
+}
+
+static bool patch_pattern(void *ctx, const char *text, size_t n,
+                          const char *word, size_t word_n, size_t list_start) {
+  struct patch *pt = ctx;
+  const char *base;
+  if (pt->tables &&
+      klto_is_table(pt->tables, (struct klto_str){word, word_n})) {
+    if (!names_entries(text, list_start, n, word, word_n)) {
+      fprintf(pt->out, " %.*s..*", (int)word_n, word);
+      ++pt->patched;
+    }
+  } else if (pt->merge_split && (base = split_base(word, word_n))) {
+    kl_write_split_patterns(pt->out, base);
+    ++pt->patched;
+  }
+  return true;
+}
+
+size_t kl_patch_script(FILE *out, const char *text, size_t n,
+                       const struct klto_tables *tables, bool merge_split) {
+  struct patch pt = {out, tables, merge_split, 0};
+  struct script_walk w = {patch_copy, patch_pattern, &pt};
+  walk_script(text, n, &w);
+  return pt.patched;
+}
+
+/* Whether a section pattern can match a name that starts with `name`: its
+ * text up to the first wildcard must agree with `name` as far as both go. */
+static bool may_match_prefix(const char *pat, size_t pat_n, const char *name) {
+  size_t name_n = strlen(name);
+  for (size_t i = 0; i < pat_n; ++i) {
+    if (strchr("*?[\\", pat[i]))
+      return true;
+    if (i == name_n)
+      return true; /* "<name>..<id>" goes on past the table name */
+    if (pat[i] != name[i])
+      return false;
+  }
+  /* The pattern is a literal: it names the table or one of its entries, or
+   * a shorter name, which no table section has. */
+  return pat_n >= name_n;
+}
+
+struct placed {
+  const struct klto_tables *tables;
+  bool found;
+};
+
+static bool placed_pattern(void *ctx, const char *text, size_t n,
+                           const char *word, size_t word_n, size_t list_start) {
+  (void)text, (void)n, (void)list_start;
+  struct placed *pl = ctx;
+  /* Every Linux level's table starts with one of these two. */
+  pl->found = may_match_prefix(word, word_n, ".initcall") ||
+              may_match_prefix(word, word_n, ".con_initcall");
+  for (size_t i = 0; !pl->found && pl->tables && i < pl->tables->n_extra; ++i)
+    pl->found = may_match_prefix(word, word_n, pl->tables->extra[i]);
+  return !pl->found;
+}
+
+bool kl_script_places_tables(const char *text, size_t n,
+                             const struct klto_tables *tables) {
+  struct placed pl = {tables, false};
+  struct script_walk w = {NULL, placed_pattern, &pl};
+  walk_script(text, n, &w);
+  return pl.found;
 }

@@ -33,6 +33,12 @@ extern "C" {
 size_t kl_patch_script(FILE *out, const char *text, size_t n,
                        const struct klto_tables *tables, bool merge_split);
 
+/* Whether an input section pattern of the script could take a table
+ * section: names a table or an entry of one, or has a wildcard where it
+ * could. Comments, output section names and symbol names do not count. */
+bool kl_script_places_tables(const char *text, size_t n,
+                             const struct klto_tables *tables);
+
 #ifdef __cplusplus
 }
 #endif

@@ -89,6 +89,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   kl_write_symbol_order(Null, &O);
   // The same bytes as a user's linker script to extend.
   kl_patch_script(Null, Bytes.data(), Bytes.size(), &Tables, Data[0] & 1);
+  kl_script_places_tables(Bytes.data(), Bytes.size(), &Tables);
   std::fclose(Null);
   // The -r post-pass on whatever the input is, with every entry ranked.
   std::vector<unsigned char> Copy(Bytes.begin(), Bytes.end());
