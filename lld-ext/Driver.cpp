@@ -361,6 +361,7 @@ int main(int Argc, const char **Argv) {
   if (Order || K.Symversions) {
     llvm::TimeTraceScope Scope("klto: scan inputs");
     S.emplace(Tables);
+    S->WantSymbols = !L.Relocatable;
     llvm::StringSet<> Seen;
     std::vector<std::pair<std::string, bool>> Files;
     for (const LinkInput &In : L.Inputs) {
@@ -385,8 +386,8 @@ int main(int Argc, const char **Argv) {
   if (Order)
     OrderScope.emplace("klto: compute and write the order");
   if (Order) {
-    kl_order O{S->Entries.data(), S->Entries.size(), S->Origins.data(),
-               &Tables};
+    kl_order O{S->Entries.data(), S->Entries.size(), S->Origins.data(), &Tables,
+               L.Relocatable};
     kl_order_compute(&O, printDiag, &D);
     if (D.Errors)
       return 1;

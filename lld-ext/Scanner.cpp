@@ -143,6 +143,7 @@ Scanner::scanFiles(llvm::ArrayRef<std::pair<std::string, bool>> Files) {
   llvm::parallelFor(0, Runs, [&](size_t R) {
     Results[R] = std::make_unique<Scanner>(Tables);
     Results[R]->SkipBitcode = SkipBitcode;
+    Results[R]->WantSymbols = WantSymbols;
     for (size_t I = Files.size() * R / Runs, E = Files.size() * (R + 1) / Runs;
          I < E; ++I)
       if (!Files[I].first.empty())
@@ -420,7 +421,7 @@ Error Scanner::scanELFT(llvm::MemoryBufferRef Buf, const Unit &U) {
   }
   if (Found.empty())
     return Error::success();
-  if (!SymTab) {
+  if (!SymTab || !WantSymbols) {
     for (const Table &T : Found)
       addEntry(T.Entry, StringRef(), false, U, T.Index);
     return Error::success();

@@ -63,6 +63,10 @@ public:
   /// klto's own code skips it.
   bool SkipBitcode = false;
 
+  /// Whether to find each entry's symbol: -r links order by section and
+  /// skip ELF symbol tables altogether.
+  bool WantSymbols = true;
+
   /// In link order; each lives in the arena of the scanner that found it.
   std::vector<kl_entry *> Entries;
   /// Stable C strings the entries' `origin` indexes into.

@@ -210,6 +210,11 @@ static size_t check_duplicates(struct kl_order *o, struct klto_strmap *last,
  * the whole link are usable. */
 static size_t mark_orderable(struct kl_order *o, struct klto_strmap *uses,
                              kl_diag_fn diag, void *ctx) {
+  if (o->relocatable) {
+    for (size_t i = 0; i < o->n; ++i)
+      o->entries[i]->orderable = !o->entries[i]->shadowed;
+    return 0;
+  }
   for (size_t i = 0; i < o->n; ++i) {
     struct kl_entry *e = o->entries[i];
     e->orderable = false;

@@ -55,6 +55,9 @@ struct kl_order {
   size_t n;
   const char *const *origins; /* "dir/a.o", "lib.a(m.o)" */
   const struct klto_tables *tables;
+  /* A -r link: sorting the output's section headers applies the order, so
+   * entry symbols play no part and every entry that stays is orderable. */
+  bool relocatable;
 };
 
 /* Receives every diagnostic; `is_error` false means a warning. */

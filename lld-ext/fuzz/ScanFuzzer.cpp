@@ -76,13 +76,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   }
   static const bool NoBitcode = std::getenv("KLTO_FUZZ_NO_BITCODE");
   S.SkipBitcode = NoBitcode;
+  bool Relocatable = Data[0] & 0x20;
+  S.WantSymbols = !Relocatable;
   if (Data[0] % 6 < 4) {
     llvm::MemoryBufferRef Buf(Bytes, "fuzz-input");
     if (llvm::Error E = S.scanBuffer(Buf, 0, Data[0] & 0x40))
       llvm::consumeError(std::move(E));
   }
 
-  kl_order O{S.Entries.data(), S.Entries.size(), S.Origins.data(), &Tables};
+  kl_order O{S.Entries.data(), S.Entries.size(), S.Origins.data(), &Tables,
+             Relocatable};
   kl_order_compute(&O, ignoreDiag, nullptr);
   FILE *Null = std::fopen("/dev/null", "w");
   kl_write_order_map(Null, &O);
