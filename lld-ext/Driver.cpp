@@ -15,8 +15,9 @@
 #include "sectsort.h"
 #include "writers.h"
 
+#include "klto/strmap.h"
+
 #include "lld/Common/Driver.h"
-#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Support/FileSystem.h"
@@ -180,10 +181,33 @@ std::vector<std::string> findSymversions(const LinkLine &L,
   return Found;
 }
 
+/// Place of each section of a -r output in the order, by name. The keys
+/// are the scanner's strings, which outlive the link: none is copied.
+class RankMap {
+public:
+  RankMap() = default;
+  RankMap(const RankMap &) = delete;
+  RankMap &operator=(const RankMap &) = delete;
+  ~RankMap() { klto_strmap_free(&Map); }
+
+  bool set(klto_str Section, long Rank) {
+    bool Inserted;
+    klto_strmap_slot *S = klto_strmap_insert(&Map, Section, Rank, &Inserted);
+    if (S)
+      S->value = Rank;
+    return S != nullptr;
+  }
+  long get(klto_str Section) const {
+    const klto_strmap_slot *S = klto_strmap_find(&Map, Section);
+    return S ? S->value : -1;
+  }
+
+private:
+  klto_strmap Map{};
+};
+
 long rankOf(void *Ctx, klto_str Section) {
-  const auto &Ranks = *static_cast<const llvm::StringMap<long> *>(Ctx);
-  auto It = Ranks.find(StringRef(Section.p, Section.n));
-  return It == Ranks.end() ? -1 : It->second;
+  return static_cast<const RankMap *>(Ctx)->get(Section);
 }
 
 /// Has LLD read, for each user script that places a table by its name
@@ -231,8 +255,7 @@ bool patchUserScripts(Diag &D, const LinkLine &L, const klto_tables *Tables,
 /// a table's entries without ids, from all inputs, into one "<table>"
 /// section, which can take one place only: between two of them, no entry
 /// with an id may stand.
-bool rankRelocatable(Diag &D, const kl_order &O,
-                     llvm::StringMap<long> &Ranks) {
+bool rankRelocatable(Diag &D, const kl_order &O, RankMap &Ranks) {
   StringRef Table;
   const kl_entry *Plain = nullptr, *IdAfterPlain = nullptr;
   for (size_t I = 0; I < O.n; ++I) {
@@ -243,13 +266,18 @@ bool rankRelocatable(Diag &D, const kl_order &O,
       Table = StringRef(E.table.p, E.table.n);
       Plain = IdAfterPlain = nullptr;
     }
+    // The merged id-less section stands where the first of them does.
+    bool Ranked = E.has_id || !Plain;
+    if (Ranked &&
+        !Ranks.set(E.has_id ? E.section : E.table, static_cast<long>(I))) {
+      fail(D, "out of memory ordering the sections of a -r link");
+      return false;
+    }
     if (E.has_id) {
-      Ranks[StringRef(E.section.p, E.section.n)] = static_cast<long>(I);
       if (Plain && !IdAfterPlain)
         IdAfterPlain = &E;
     } else if (!Plain) {
       Plain = &E;
-      Ranks[Table] = static_cast<long>(I);
     } else if (IdAfterPlain) {
       fail(D, "--kinit-order cannot order table " + Table + " in a -r link: "
                   "LLD merges its entries without ids from " +
@@ -268,8 +296,7 @@ bool rankRelocatable(Diag &D, const kl_order &O,
 /// Sorts the entry sections of LLD's -r output at `From` and moves it to
 /// `To`; on any failure `To` is left as it was.
 int sortRelocatable(Diag &D, StringRef From, StringRef To,
-                    const klto_tables &Tables,
-                    const llvm::StringMap<long> &Ranks) {
+                    const klto_tables &Tables, const RankMap &Ranks) {
   // Mapped, so only the pages holding section headers, symbols and groups
   // are written back, not the whole object.
   int FD;
@@ -290,9 +317,9 @@ int sortRelocatable(Diag &D, StringRef From, StringRef To,
   llvm::sys::Process::SafelyCloseFileDescriptor(FD);
   if (EC)
     return fail(D, "cannot map " + From + ": " + EC.message());
-  const char *Err = kl_sort_relocatable(
-      reinterpret_cast<unsigned char *>(Map.data()), Size, &Tables, rankOf,
-      const_cast<llvm::StringMap<long> *>(&Ranks));
+  const char *Err =
+      kl_sort_relocatable(reinterpret_cast<unsigned char *>(Map.data()), Size,
+                          &Tables, rankOf, const_cast<RankMap *>(&Ranks));
   Map.unmap();
   if (Err)
     return fail(D, "cannot order the entry sections of " + To + ": " + Err);
@@ -325,7 +352,7 @@ int main(int Argc, const char **Argv) {
   // -r: where LLD writes before the entry sections are sorted, and the
   // place of each entry section in the order.
   llvm::SmallString<256> RelocTemp;
-  llvm::StringMap<long> Ranks;
+  RankMap Ranks;
   // Copies of user scripts LLD reads instead, for its messages: (copy, original).
   std::vector<std::pair<std::string, std::string>> Copies;
   if (Order && L.Relocatable)

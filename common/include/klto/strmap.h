@@ -9,6 +9,10 @@
 
 #include "klto/naming.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct klto_strmap_slot {
   struct klto_str key; /* key.p == NULL: empty slot */
   long value;
@@ -31,5 +35,9 @@ struct klto_strmap_slot *klto_strmap_find(const struct klto_strmap *m,
 /* Empties the map and keeps its slots for the next use. */
 void klto_strmap_clear(struct klto_strmap *m);
 void klto_strmap_free(struct klto_strmap *m);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* KLTO_STRMAP_H */
