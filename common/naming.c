@@ -84,6 +84,16 @@ bool klto_is_table(const struct klto_tables *tables, struct klto_str section) {
   return false;
 }
 
+bool klto_may_be_table(const struct klto_tables *tables,
+                       struct klto_str section) {
+  if (has_prefix(section, ".initcall") || has_prefix(section, ".con_initcall"))
+    return true;
+  for (size_t i = 0; tables && i < tables->n_extra; ++i)
+    if (has_prefix(section, tables->extra[i]))
+      return true;
+  return false;
+}
+
 bool klto_split_entry_section(const struct klto_tables *tables,
                               struct klto_str section, struct klto_str *table,
                               struct klto_str *id) {

@@ -32,6 +32,11 @@
 
 #include <chrono>
 #include <cstdio>
+#include <thread>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 LLD_HAS_DRIVER(elf)
 
@@ -190,6 +195,7 @@ public:
   RankMap &operator=(const RankMap &) = delete;
   ~RankMap() { klto_strmap_free(&Map); }
 
+  bool reserve(size_t N) { return klto_strmap_reserve(&Map, N); }
   bool set(klto_str Section, long Rank) {
     bool Inserted;
     klto_strmap_slot *S = klto_strmap_insert(&Map, Section, Rank, &Inserted);
@@ -256,6 +262,12 @@ bool patchUserScripts(Diag &D, const LinkLine &L, const klto_tables *Tables,
 /// section, which can take one place only: between two of them, no entry
 /// with an id may stand.
 bool rankRelocatable(Diag &D, const kl_order &O, RankMap &Ranks) {
+  auto OutOfMemory = [&D] {
+    fail(D, "out of memory ordering the sections of a -r link");
+    return false;
+  };
+  if (!Ranks.reserve(O.n))
+    return OutOfMemory();
   StringRef Table;
   const kl_entry *Plain = nullptr, *IdAfterPlain = nullptr;
   for (size_t I = 0; I < O.n; ++I) {
@@ -269,10 +281,8 @@ bool rankRelocatable(Diag &D, const kl_order &O, RankMap &Ranks) {
     // The merged id-less section stands where the first of them does.
     bool Ranked = E.has_id || !Plain;
     if (Ranked &&
-        !Ranks.set(E.has_id ? E.section : E.table, static_cast<long>(I))) {
-      fail(D, "out of memory ordering the sections of a -r link");
-      return false;
-    }
+        !Ranks.set(E.has_id ? E.section : E.table, static_cast<long>(I)))
+      return OutOfMemory();
     if (E.has_id) {
       if (Plain && !IdAfterPlain)
         IdAfterPlain = &E;
@@ -291,6 +301,24 @@ bool rankRelocatable(Diag &D, const kl_order &O, RankMap &Ranks) {
     }
   }
   return true;
+}
+
+/// Unlinks `Path` if it is a regular file and returns a thread that closes
+/// the last descriptor of it. Like LLD's unlinkAsync: the unlink is quick
+/// while a descriptor is open; the close frees the blocks, which takes
+/// longer for a large file (10 ms for a 10 MB object here).
+std::thread removeInBackground(StringRef Path) {
+  llvm::SmallString<256> Z(Path);
+  int FD = ::open(Z.c_str(), O_RDONLY | O_CLOEXEC);
+  if (FD < 0)
+    return std::thread();
+  struct stat St;
+  if (::fstat(FD, &St) != 0 || !S_ISREG(St.st_mode) ||
+      ::unlink(Z.c_str()) != 0) {
+    ::close(FD);
+    return std::thread();
+  }
+  return std::thread([FD] { ::close(FD); });
 }
 
 /// Sorts the entry sections of LLD's -r output at `From` and moves it to
@@ -583,8 +611,24 @@ int main(int Argc, const char **Argv) {
   // Nothing to sort when LLD wrote nothing (--version with inputs).
   if (RelocTemp.empty() || !llvm::sys::fs::exists(RelocTemp))
     return R.retCode;
-  int RC = R.retCode ? R.retCode : sortRelocatable(D, RelocTemp, L.Output,
-                                                   Tables, Ranks);
+  auto SortStart = std::chrono::steady_clock::now();
+  int RC = R.retCode;
+  if (!RC) {
+    // LLD has written: as it does itself, the old output goes now, and
+    // the blocks it frees are freed while the sort runs.
+    std::thread Remover = removeInBackground(L.Output);
+    RC = sortRelocatable(D, RelocTemp, L.Output, Tables, Ranks);
+    if (Remover.joinable())
+      Remover.join();
+  }
   llvm::sys::fs::remove(RelocTemp);
+  if (L.Verbose && !RC)
+    llvm::errs() << "klto: entry sections of " << L.Output << " sorted in "
+                 << llvm::format(
+                        "%.1f",
+                        std::chrono::duration<double, std::milli>(
+                            std::chrono::steady_clock::now() - SortStart)
+                            .count())
+                 << " ms\n";
   return RC;
 }

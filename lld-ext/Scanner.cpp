@@ -67,19 +67,8 @@ unsigned Scanner::addOrigin(StringRef Label) {
   return Origins.size() - 1;
 }
 
-/// Most sections of a link (.text.*, .data.*, debug info) start like no
-/// table: turn them away before the full parse.
-static bool mayBeTable(const klto_tables &Tables, StringRef Name) {
-  if (Name.starts_with(".initcall") || Name.starts_with(".con_initcall"))
-    return true;
-  for (size_t I = 0; I < Tables.n_extra; ++I)
-    if (Name.starts_with(Tables.extra[I]))
-      return true;
-  return false;
-}
-
 std::optional<kl_entry> Scanner::tableEntry(StringRef Section) {
-  if (!mayBeTable(Tables, Section))
+  if (!klto_may_be_table(&Tables, kstr(Section)))
     return std::nullopt;
   kl_entry E{};
   // Parsed here, on the scanning threads; the parts point into the copy.

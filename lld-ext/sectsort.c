@@ -6,6 +6,8 @@
  *===----------------------------------------------------------------------===*/
 #include "sectsort.h"
 
+#include "klto/strmap.h"
+
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -15,9 +17,29 @@ struct elf {
   unsigned char *p;
   size_t size;
   bool is64, be;
+  bool native; /* the host's byte order: fields load as they are */
 };
 
+/* Hundreds of thousands of fields in a large object: a plain load when
+ * the byte order allows, byte by byte otherwise. */
 static uint64_t rd(const struct elf *e, size_t off, unsigned n) {
+  if (e->native) {
+    if (n == 2) {
+      uint16_t v;
+      memcpy(&v, e->p + off, 2);
+      return v;
+    }
+    if (n == 4) {
+      uint32_t v;
+      memcpy(&v, e->p + off, 4);
+      return v;
+    }
+    if (n == 8) {
+      uint64_t v;
+      memcpy(&v, e->p + off, 8);
+      return v;
+    }
+  }
   uint64_t v = 0;
   for (unsigned i = 0; i < n; ++i)
     v |= (uint64_t)e->p[off + i] << (8 * (e->be ? n - 1 - i : i));
@@ -25,6 +47,11 @@ static uint64_t rd(const struct elf *e, size_t off, unsigned n) {
 }
 
 static void wr(struct elf *e, size_t off, unsigned n, uint64_t v) {
+  if (e->native && n == 4) {
+    uint32_t w = (uint32_t)v;
+    memcpy(e->p + off, &w, 4);
+    return;
+  }
   for (unsigned i = 0; i < n; ++i)
     e->p[off + i] = (unsigned char)(v >> (8 * (e->be ? n - 1 - i : i)));
 }
@@ -46,41 +73,8 @@ struct entry {
   size_t prefix; /* ".rela"/".rel" before the entry's name, or 0;
                     SIZE_MAX: a relocation section named otherwise */
   bool rela;     /* an entry's relocations: they move with it */
+  size_t group;  /* its table, and whether it is relocations */
 };
-
-static int cmp_table(const struct entry *a, const struct entry *b) {
-  if (a->rela != b->rela)
-    return a->rela ? 1 : -1;
-  size_t n = a->table.n < b->table.n ? a->table.n : b->table.n;
-  int c = memcmp(a->table.p, b->table.p, n);
-  if (c)
-    return c;
-  return a->table.n < b->table.n ? -1 : a->table.n > b->table.n;
-}
-
-/* A table's slots: its sections' header positions, ascending. */
-static int cmp_slot(const void *pa, const void *pb) {
-  const struct entry *a = pa, *b = pb;
-  int c = cmp_table(a, b);
-  if (c)
-    return c;
-  return a->index < b->index ? -1 : a->index > b->index;
-}
-
-/* The order the entries take those slots in: ranked ones by rank, then
- * the unranked in their old order. */
-static int cmp_rank(const void *pa, const void *pb) {
-  const struct entry *a = pa, *b = pb;
-  int c = cmp_table(a, b);
-  if (c)
-    return c;
-  bool ua = a->rank < 0, ub = b->rank < 0;
-  if (ua != ub)
-    return ua ? 1 : -1;
-  if (!ua && a->rank != b->rank)
-    return a->rank < b->rank ? -1 : 1;
-  return a->index < b->index ? -1 : a->index > b->index;
-}
 
 static bool in_bounds(const struct elf *e, uint64_t off, uint64_t len) {
   return off <= e->size && len <= e->size - off;
@@ -100,9 +94,18 @@ static bool in_bounds(const struct elf *e, uint64_t off, uint64_t len) {
  * needs `shoff` and the layout `l` in scope. */
 #define SH(i, field, n) (shoff + (uint64_t)(i) * l->shentsize + l->field), (n)
 
-static int cmp_size(const void *pa, const void *pb) {
-  size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-  return a < b ? -1 : a > b;
+/* Whether any of bits [from, to) of `bits` is set: a byte at a time. */
+static bool any_bit(const unsigned char *bits, size_t from, size_t to) {
+  for (; from < to && from % 8; ++from)
+    if (bits[from / 8] & (1u << (from % 8)))
+      return true;
+  for (; from + 8 <= to; from += 8)
+    if (bits[from / 8])
+      return true;
+  for (; from < to; ++from)
+    if (bits[from / 8] & (1u << (from % 8)))
+      return true;
+  return false;
 }
 
 /* Renames each entry section "<table>..<id>" (and its ".rela" twin) to
@@ -117,25 +120,26 @@ static const char *rename_to_tables(struct elf *e, const struct entry *ents,
                                     size_t n, uint64_t stroff,
                                     uint64_t strsize, uint64_t shoff,
                                     uint64_t shnum, const struct layout *l) {
-  size_t *names = malloc(shnum * sizeof(*names));
-  if (!names)
+  /* Where each section's name starts, one bit per byte of the table. */
+  unsigned char *starts = calloc(strsize / 8 + 1, 1);
+  if (!starts)
     return "out of memory";
   for (size_t i = 0; i < shnum; ++i) {
-    names[i] = (size_t)rd(e, SH(i, name, 4));
-    uint64_t type = rd(e, SH(i, type, 4));
-    uint64_t link = rd(e, SH(i, link, 4));
-    if (type != SHT_SYMTAB)
+    uint64_t name = rd(e, SH(i, name, 4));
+    if (name < strsize)
+      starts[name / 8] |= (unsigned char)(1u << (name % 8));
+    if (rd(e, SH(i, type, 4)) != SHT_SYMTAB)
       continue;
+    uint64_t link = rd(e, SH(i, link, 4));
     if (link >= shnum) {
-      free(names);
+      free(starts);
       return "bad symbol table";
     }
     if (stroff == rd(e, SH(link, offset, l->w))) {
-      free(names);
+      free(starts);
       return "its symbols and sections share one string table";
     }
   }
-  qsort(names, shnum, sizeof(*names), cmp_size);
   const char *err = NULL;
   for (size_t k = 0; k < n && !err; ++k) {
     const struct entry *x = &ents[k];
@@ -145,22 +149,14 @@ static const char *rename_to_tables(struct elf *e, const struct entry *ents,
     if (cut >= strsize || e->p[stroff + cut] == 0)
       continue; /* already just "<table>" */
     /* No other name may start inside the part that is cut off. */
-    size_t lo = 0, hi = shnum;
-    while (lo < hi) {
-      size_t mid = (lo + hi) / 2;
-      if (names[mid] <= x->name)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
     size_t end = x->name + strnlen((const char *)e->p + stroff + x->name,
                                    strsize - x->name);
-    if (lo < shnum && names[lo] < end)
+    if (any_bit(starts, x->name + 1, end))
       err = "another section's name shares an entry section's name string";
     else
       e->p[stroff + cut] = 0;
   }
-  free(names);
+  free(starts);
   return err;
 }
 
@@ -171,7 +167,8 @@ const char *kl_sort_relocatable(unsigned char *buf, size_t size,
                                "ELF",
                           4) != 0)
     return "not an ELF file";
-  struct elf e = {buf, size, buf[4] == 2, buf[5] == 2};
+  struct elf e = {buf, size, buf[4] == 2, buf[5] == 2,
+                  (buf[5] == 1) == (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)};
   if ((buf[4] != 1 && buf[4] != 2) || (buf[5] != 1 && buf[5] != 2))
     return "unknown ELF class or byte order";
   const struct layout *l = e.is64 ? &L64 : &L32;
@@ -197,18 +194,21 @@ const char *kl_sort_relocatable(unsigned char *buf, size_t size,
   if (!in_bounds(&e, stroff, strsize))
     return "bad section name table";
 
+  struct entry *found = malloc(shnum * sizeof(*found));
   struct entry *by_slot = malloc(shnum * sizeof(*by_slot));
   struct entry *by_rank = malloc(shnum * sizeof(*by_rank));
   size_t *perm = malloc(shnum * sizeof(*perm));
   unsigned char *copy = malloc(shnum * l->shentsize);
+  /* A small number for each table: the tables' names, numbered. */
+  struct klto_strmap table_ids = {0};
+  size_t *group_start = NULL, *rank_head = NULL, *next = NULL;
   const char *err = NULL;
-  if (!by_slot || !by_rank || !perm || !copy) {
+  if (!found || !by_slot || !by_rank || !perm || !copy) {
     err = "out of memory";
     goto out;
   }
   size_t n = 0;
   for (size_t i = 0; i < shnum; ++i) {
-    perm[i] = i;
     /* A relocation section takes the place of its section's: LLD wants
      * each after the section it relocates. */
     uint64_t type = rd(&e, SH(i, type, 4));
@@ -222,7 +222,7 @@ const char *kl_sort_relocatable(unsigned char *buf, size_t size,
     const char *s = (const char *)e.p + stroff + name;
     size_t len = strnlen(s, strsize - name);
     struct klto_str sec = {s, len}, table, id;
-    if (len == strsize - name)
+    if (len == strsize - name || !klto_may_be_table(tables, sec))
       continue;
     if (!klto_split_entry_section(tables, sec, &table, &id)) {
       /* Entries built without ids, which LLD merged into one section. */
@@ -230,28 +230,76 @@ const char *kl_sort_relocatable(unsigned char *buf, size_t size,
         continue;
       table = sec;
     }
-    by_slot[n].index = i;
-    by_slot[n].rank = rank(ctx, sec);
-    by_slot[n].table = table;
-    by_slot[n].name = rd(&e, SH(i, name, 4));
-    by_slot[n].prefix = 0;
+    bool inserted;
+    struct klto_strmap_slot *table_id =
+        klto_strmap_insert(&table_ids, table, (long)table_ids.size, &inserted);
+    if (!table_id) {
+      err = "out of memory";
+      goto out;
+    }
+    struct entry *x = &found[n++];
+    x->index = i;
+    x->rank = rank(ctx, sec);
+    x->table = table;
+    x->name = rd(&e, SH(i, name, 4));
+    x->prefix = 0;
     if (rela) {
       /* LLD names it ".rela<name>"; anything else keeps its name. */
       const char *pre = type == SHT_RELA ? ".rela" : ".rel";
-      size_t np = strlen(pre), rn = by_slot[n].name;
+      size_t np = strlen(pre), rn = x->name;
       bool twin = rn < strsize && strsize - rn > np + len &&
                   memcmp(e.p + stroff + rn, pre, np) == 0 &&
                   memcmp(e.p + stroff + rn + np, s, len + 1) == 0;
-      by_slot[n].prefix = twin ? np : SIZE_MAX;
+      x->prefix = twin ? np : SIZE_MAX;
     }
-    by_slot[n].rela = rela;
-    ++n;
+    x->rela = rela;
+    x->group = 2 * (size_t)table_id->value + rela;
   }
   if (n == 0)
     goto out;
-  memcpy(by_rank, by_slot, n * sizeof(*by_slot));
-  qsort(by_slot, n, sizeof(*by_slot), cmp_slot);
-  qsort(by_rank, n, sizeof(*by_rank), cmp_rank);
+  /* A group's slots: its sections' header positions, ascending. The
+   * sections were found in header order, so a stable counting sort by
+   * group gives them. */
+  size_t groups = 2 * table_ids.size;
+  long max_rank = -1;
+  for (size_t k = 0; k < n; ++k)
+    if (found[k].rank > max_rank)
+      max_rank = found[k].rank;
+  group_start = calloc(groups + 1, sizeof(*group_start));
+  rank_head = malloc(((size_t)max_rank + 1) * sizeof(*rank_head));
+  next = malloc(n * sizeof(*next));
+  if (!group_start || !rank_head || !next) {
+    err = "out of memory";
+    goto out;
+  }
+  for (size_t k = 0; k < n; ++k)
+    ++group_start[found[k].group + 1];
+  for (size_t g = 0; g < groups; ++g)
+    group_start[g + 1] += group_start[g];
+  size_t *fill = perm; /* free until the permutation is built */
+  memcpy(fill, group_start, groups * sizeof(*fill));
+  for (size_t k = 0; k < n; ++k)
+    by_slot[fill[found[k].group]++] = found[k];
+  /* The order the entries take their group's slots in: ranked ones by
+   * rank, then the unranked in header order. Ranks are places in the
+   * computed order, so this is a counting sort too: by rank (a rank two
+   * sections share keeps their header order), then stably by group. */
+  for (long r = 0; r <= max_rank; ++r)
+    rank_head[r] = SIZE_MAX;
+  for (size_t k = n; k-- > 0;)
+    if (found[k].rank >= 0) {
+      next[k] = rank_head[found[k].rank];
+      rank_head[found[k].rank] = k;
+    }
+  memcpy(fill, group_start, groups * sizeof(*fill));
+  for (long r = 0; r <= max_rank; ++r)
+    for (size_t k = rank_head[r]; k != SIZE_MAX; k = next[k])
+      by_rank[fill[found[k].group]++] = found[k];
+  for (size_t k = 0; k < n; ++k)
+    if (found[k].rank < 0)
+      by_rank[fill[found[k].group]++] = found[k];
+  for (size_t i = 0; i < shnum; ++i)
+    perm[i] = i;
   /* Both arrays group the tables alike, so position k pairs an entry with
    * the slot it takes. */
   for (size_t k = 0; k < n; ++k)
@@ -312,6 +360,11 @@ const char *kl_sort_relocatable(unsigned char *buf, size_t size,
   err = rename_to_tables(&e, by_slot, n, stroff, strsize,
                          shoff, shnum, l);
 out:
+  klto_strmap_free(&table_ids);
+  free(group_start);
+  free(rank_head);
+  free(next);
+  free(found);
   free(by_slot);
   free(by_rank);
   free(perm);

@@ -58,6 +58,12 @@ size_t klto_initcall_table_for_level(struct klto_str level, char *buf, size_t si
 /* True if `section` names a table of `tables` (Linux initcalls included). */
 bool klto_is_table(const struct klto_tables *tables, struct klto_str section);
 
+/* Whether `section` starts like a table: a cheap test that turns away most
+ * sections of a link (.text.*, .data.*, debug info) before the two
+ * functions around it look at them. */
+bool klto_may_be_table(const struct klto_tables *tables,
+                       struct klto_str section);
+
 /* Splits "<table>..<id>" for a known table. Returns false for anything else,
  * including a bare table name. */
 bool klto_split_entry_section(const struct klto_tables *tables,
