@@ -68,6 +68,8 @@ static const struct layout L32 = {40, 0, 4, 8, 16, 20, 24, 28, 4, 16, 14};
 struct entry {
   size_t index;
   long rank;
+  struct klto_str section; /* the entry's name, for a relocation section
+                              the name of the section it relocates */
   struct klto_str table;
   size_t name;   /* sh_name: where its name string starts */
   size_t prefix; /* ".rela"/".rel" before the entry's name, or 0;
@@ -216,44 +218,55 @@ const char *kl_sort_relocatable(unsigned char *buf, size_t size,
     uint64_t target = rela ? rd(&e, SH(i, info, 4)) : i;
     if (target >= shnum)
       continue;
-    uint64_t name = rd(&e, SH(target, name, 4));
-    if (name >= strsize)
-      continue;
-    const char *s = (const char *)e.p + stroff + name;
-    size_t len = strnlen(s, strsize - name);
-    struct klto_str sec = {s, len}, table, id;
-    if (len == strsize - name || !klto_may_be_table(tables, sec))
-      continue;
-    if (!klto_split_entry_section(tables, sec, &table, &id)) {
-      /* Entries built without ids, which LLD merged into one section. */
-      if (!klto_is_table(tables, sec))
+    struct entry x;
+    const struct entry *prev = n ? &found[n - 1] : NULL;
+    if (rela && prev && !prev->rela && prev->index == target) {
+      /* LLD puts a section's relocations right after it: what its name
+       * says is known already. */
+      x.section = prev->section;
+      x.table = prev->table;
+      x.rank = prev->rank;
+      x.group = prev->group + 1;
+    } else {
+      uint64_t name = rd(&e, SH(target, name, 4));
+      if (name >= strsize)
         continue;
-      table = sec;
+      const char *str = (const char *)e.p + stroff + name;
+      x.section = (struct klto_str){str, strnlen(str, strsize - name)};
+      struct klto_str id;
+      if (x.section.n == strsize - name ||
+          !klto_may_be_table(tables, x.section))
+        continue;
+      if (!klto_split_entry_section(tables, x.section, &x.table, &id)) {
+        /* Entries built without ids, which LLD merged into one section. */
+        if (!klto_is_table(tables, x.section))
+          continue;
+        x.table = x.section;
+      }
+      bool inserted;
+      struct klto_strmap_slot *table_id = klto_strmap_insert(
+          &table_ids, x.table, (long)table_ids.size, &inserted);
+      if (!table_id) {
+        err = "out of memory";
+        goto out;
+      }
+      x.rank = rank(ctx, x.section);
+      x.group = 2 * (size_t)table_id->value + rela;
     }
-    bool inserted;
-    struct klto_strmap_slot *table_id =
-        klto_strmap_insert(&table_ids, table, (long)table_ids.size, &inserted);
-    if (!table_id) {
-      err = "out of memory";
-      goto out;
-    }
-    struct entry *x = &found[n++];
-    x->index = i;
-    x->rank = rank(ctx, sec);
-    x->table = table;
-    x->name = rd(&e, SH(i, name, 4));
-    x->prefix = 0;
+    x.index = i;
+    x.name = rd(&e, SH(i, name, 4));
+    x.prefix = 0;
     if (rela) {
       /* LLD names it ".rela<name>"; anything else keeps its name. */
       const char *pre = type == SHT_RELA ? ".rela" : ".rel";
-      size_t np = strlen(pre), rn = x->name;
+      size_t np = strlen(pre), rn = x.name, len = x.section.n;
       bool twin = rn < strsize && strsize - rn > np + len &&
                   memcmp(e.p + stroff + rn, pre, np) == 0 &&
-                  memcmp(e.p + stroff + rn + np, s, len + 1) == 0;
-      x->prefix = twin ? np : SIZE_MAX;
+                  memcmp(e.p + stroff + rn + np, x.section.p, len + 1) == 0;
+      x.prefix = twin ? np : SIZE_MAX;
     }
-    x->rela = rela;
-    x->group = 2 * (size_t)table_id->value + rela;
+    x.rela = rela;
+    found[n++] = x;
   }
   if (n == 0)
     goto out;
