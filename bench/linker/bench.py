@@ -10,7 +10,9 @@ default), as ELF objects and as LLVM bitcode, and measures in one run:
     (what Linux's script spends its time on) and, when given, Linux's own
     scripts/generate_initcall_order.pl, whose order is checked to be the
     one klto computes;
-  * whole links with and without --kinit-order, final and -r (ELF inputs);
+  * whole links with and without --kinit-order, final and -r (ELF inputs),
+    and stock ld.lld given klto's --symbol-ordering-file: LLD's own share
+    of the overhead;
   * --kmerge-sections on a -ffunction-sections -fdata-sections module.
 
 Each klto/link figure is the min and median of --runs runs; the slow
@@ -26,6 +28,7 @@ import re
 import statistics
 import subprocess
 import sys
+import tarfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -261,30 +264,50 @@ def order_table(args, ld, sizes, order_times):
                   flush=True)
 
 
+def klto_order_file(ld, tail, d):
+    """The --symbol-ordering-file klto hands LLD for this link, taken from
+    an LLD --reproduce archive, so that LLD applying it can be timed on its
+    own."""
+    tar = os.path.join(d, "repro.tar")
+    run([ld] + tail + ["-T", "tables.lds", "--kinit-order",
+                       f"--reproduce={tar}"], cwd=d)
+    path = os.path.join(d, "klto.order")
+    with tarfile.open(tar) as t:
+        member = next(m for m in t.getmembers() if m.name.endswith(".order"))
+        with open(path, "wb") as f:
+            f.write(t.extractfile(member).read())
+    os.remove(tar)
+    return path
+
+
 def whole_links(args, ld, sizes, order_times):
     print("\n### Whole links, ELF inputs (seconds, min / median)\n")
     print("| N | stock ld.lld, user -T | klto ld.lld, user -T | + --kinit-order | "
-          "overhead, median (min) | --kinit-order, no -T | stock -r | klto -r | "
-          "-r --kinit-order | overhead, median (min) |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+          "overhead, median (min) | stock ld.lld, user -T, klto's ordering file "
+          "| LLD's own share, median (min) | --kinit-order, no -T | stock -r | "
+          "klto -r | -r --kinit-order | overhead, median (min) |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     link = {}
     stock = f"{LLVM}/ld.lld"
     for n in sizes:
         objs = generate(args.work, n, "elf")
         d = os.path.dirname(objs[0])
         tail = ["-static", "-e", "_start", "start.o", "-o", "out"] + objs
-        fs, f0, f1, f2, rs, r0, r1 = timed_round_robin([
+        order = klto_order_file(ld, tail, d)
+        fs, f0, f1, fo, f2, rs, r0, r1 = timed_round_robin([
             [stock] + tail + ["-T", "tables.lds"],
             [ld] + tail + ["-T", "tables.lds"],
             [ld] + tail + ["-T", "tables.lds", "--kinit-order"],
+            [stock] + tail + ["-T", "tables.lds", "--symbol-ordering-file",
+                              order, "--no-warn-symbol-ordering"],
             [ld] + tail + ["--kinit-order"],
             [stock, "-r", "-o", "out.o"] + objs,
             [ld, "-r", "-o", "out.o"] + objs,
             [ld, "-r", "--kinit-order", "-o", "out.o"] + objs], args.runs, d)
         link[n] = (f1[1], r1[1])
         print(f"| {n} | {fmt(fs)} | {fmt(f0)} | {fmt(f1)} | "
-              f"{pct(f1, f0)} | {fmt(f2)} | {fmt(rs)} | "
-              f"{fmt(r0)} | {fmt(r1)} | {pct(r1, r0)} |",
+              f"{pct(f1, f0)} | {fmt(fo)} | {pct(fo, fs)} | {fmt(f2)} | "
+              f"{fmt(rs)} | {fmt(r0)} | {fmt(r1)} | {pct(r1, r0)} |",
               flush=True)
 
     if len(sizes) > 1:
