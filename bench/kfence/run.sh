@@ -58,6 +58,25 @@ for c in $configs; do
   awk -v c="$c" -v m="$m" -v b="$base" \
     'BEGIN {printf "%-13s median %6.2f ns/pair  %+6.2f%% vs glibc\n", c, m, (m / b - 1) * 100}'
 done
+# The same comparison round by round: each configuration ran right after
+# glibc, so the ratio of the two cancels the machine's drift. Median of the
+# per-round ratios, with a 95% bootstrap interval.
+python3 - "$out/churn.txt" <<'PY'
+import random, statistics, sys
+runs = {}
+for line in open(sys.argv[1]):
+    c, v = line.split()
+    runs.setdefault(c, []).append(float(v))
+random.seed(1)
+for c, vs in runs.items():
+    if c == "glibc":
+        continue
+    r = [100 * (v / g - 1) for v, g in zip(vs, runs["glibc"])]
+    boot = sorted(statistics.median(random.choices(r, k=len(r)))
+                  for _ in range(2000))
+    print(f"{c:<13s} paired {statistics.median(r):+6.2f}% vs glibc, "
+          f"95% interval {boot[50]:+.2f}% .. {boot[1949]:+.2f}%")
+PY
 [ "${ONLY:-}" = churn ] && exit 0
 
 # Whole processes, start-up and exit included: CPU time (user + system,
