@@ -279,7 +279,8 @@ const char *kl_sort_relocatable(unsigned char *buf, size_t size,
     if (found[k].rank > max_rank)
       max_rank = found[k].rank;
   group_start = calloc(groups + 1, sizeof(*group_start));
-  rank_head = malloc(((size_t)max_rank + 1) * sizeof(*rank_head));
+  /* One list head per rank; at least one, as malloc(0) may give NULL. */
+  rank_head = malloc(((size_t)max_rank + 2) * sizeof(*rank_head));
   next = malloc(n * sizeof(*next));
   if (!group_start || !rank_head || !next) {
     err = "out of memory";

@@ -24,7 +24,8 @@ extern "C" {
 #endif
 
 /* Position of an entry section in the computed order; negative if klto
- * did not order it (it then keeps its place relative to other such). */
+ * did not order it (it then keeps its place relative to other such). The
+ * sort takes memory in proportion to the largest position. */
 typedef long (*kl_rank_fn)(void *ctx, struct klto_str section);
 
 /* Reorders `buf` (a whole ELF relocatable file) in place. Returns NULL on
