@@ -4,7 +4,9 @@
 // option needs them, turns the computed order into files LLD reads
 // (symbol ordering file, linker scripts), and runs LLD in process with the
 // user's arguments plus those files. Every check that can fail does so
-// before LLD runs, so a failed link never creates or replaces the output.
+// before LLD runs, so a failed link never creates or replaces the output;
+// only the -r post-pass runs after LLD, and once LLD has written, like LLD
+// itself, it no longer keeps an old output.
 //
 //===----------------------------------------------------------------------===//
 #include "CommandLine.h"
@@ -322,7 +324,7 @@ std::thread removeInBackground(StringRef Path) {
 }
 
 /// Sorts the entry sections of LLD's -r output at `From` and moves it to
-/// `To`; on any failure `To` is left as it was.
+/// `To`; on any failure `To` is not written.
 int sortRelocatable(Diag &D, StringRef From, StringRef To,
                     const klto_tables &Tables, const RankMap &Ranks) {
   // Mapped, so only the pages holding section headers, symbols and groups
