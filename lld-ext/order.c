@@ -45,14 +45,6 @@ static unsigned extra_table_rank(const struct klto_tables *tables,
   return UINT32_MAX;
 }
 
-unsigned kl_table_rank(const struct klto_tables *tables,
-                       struct klto_str table) {
-  struct klto_str level;
-  if (klto_initcall_level(table, &level))
-    return level_rank(level);
-  return extra_table_rank(tables, table);
-}
-
 enum kl_parse_result kl_parse_entry(const struct klto_tables *tables,
                                     struct kl_entry *e) {
   static const struct klto_str none = {NULL, 0};

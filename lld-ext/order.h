@@ -40,6 +40,8 @@ struct kl_entry {
   unsigned long long counter;
   struct klto_str modname;
   bool has_id;
+  /* Linux's level order (early, 0, 0s, ... 5s, rootfs, 6 ... 7s, con),
+   * then the extra tables in the order they were given. */
   unsigned table_rank;
   /* Filled by kl_order_compute. */
   bool by_position; /* its file holds several modules' entries */
@@ -80,10 +82,6 @@ enum kl_parse_result kl_parse_entry(const struct klto_tables *tables,
  * unparseable and duplicate ids, decides which entries the symbol ordering
  * can place. Returns the number of errors reported. */
 size_t kl_order_compute(struct kl_order *o, kl_diag_fn diag, void *ctx);
-
-/* Rank of a table: Linux's level order (early, 0, 0s, ... 5s, rootfs, 6 ...
- * 7s, con), then the extra tables in the order they were given. */
-unsigned kl_table_rank(const struct klto_tables *tables, struct klto_str table);
 
 #ifdef __cplusplus
 }
