@@ -130,7 +130,8 @@ static CallInst *splitCall(CallInst *CI, Value *Slow, FunctionCallee SlowFn,
 /// malloc and free are the hot ones: their fast paths go inline into the
 /// program, so that an unsampled malloc or a free of C library memory costs
 /// the same call as without KFENCE plus a few instructions (a thread-local
-/// decrement and compare; a subtraction and compare against the pool),
+/// decrement and a branch on its borrow; a subtraction and compare against
+/// the pool),
 /// instead of a second call level through the hook.
 /// Returns the fast calls, which stay calls of F.
 static SmallPtrSet<User *, 16> inlineFastPaths(Module &M, Function &F) {
@@ -157,10 +158,14 @@ static SmallPtrSet<User *, 16> inlineFastPaths(Module &M, Function &F) {
     Value *Slow;
     FunctionCallee SlowFn;
     if (IsMalloc) {
+      // Branch on the borrow, not on the new value: the x86 backend then
+      // folds load, decrement, store and test into `subl $1, %fs:..; jb`.
       GlobalVariable *Countdown = Global("__kfence_countdown", I32, true);
-      Value *Left = B.CreateSub(B.CreateLoad(I32, Countdown), B.getInt32(1));
-      B.CreateStore(Left, Countdown);
-      Slow = B.CreateICmpSLE(Left, B.getInt32(0));
+      Value *Sub = B.CreateBinaryIntrinsic(Intrinsic::usub_with_overflow,
+                                           B.CreateLoad(I32, Countdown),
+                                           B.getInt32(1));
+      B.CreateStore(B.CreateExtractValue(Sub, 0), Countdown);
+      Slow = B.CreateExtractValue(Sub, 1);
       SlowFn = M.getOrInsertFunction("__kfence_malloc_sampled",
                                      F.getFunctionType());
     } else {

@@ -198,17 +198,16 @@ void *kfence_alloc_sampled(size_t size, size_t align, bool zero,
                            const void *caller, bool may_init) {
   if (kfence_in_runtime) {
     /* Leave the sample for the program's next allocation. */
-    if (__kfence_countdown <= 0)
-      __kfence_countdown = 1;
+    __kfence_countdown = 0;
     return NULL;
   }
   int state = atomic_load_explicit(&kfence_state, memory_order_acquire);
   if (state == KFENCE_UNINIT && may_init)
     state = init_sampling();
   if (state != KFENCE_READY && state != KFENCE_SAMPLING) {
-    /* Disabled: take the slow path once per 2^31 allocations. Not ready
+    /* Disabled: take the slow path once per 2^32 allocations. Not ready
      * yet: look again at the next allocation. */
-    __kfence_countdown = state == KFENCE_DISABLED ? INT32_MAX : 1;
+    __kfence_countdown = state == KFENCE_DISABLED ? UINT32_MAX : 0;
     return NULL;
   }
   kfence_in_runtime = true;
@@ -219,7 +218,7 @@ void *kfence_alloc_sampled(size_t size, size_t align, bool zero,
   if (fired && state != KFENCE_READY) {
     /* No pool (yet): the sample goes to a later allocation, or nowhere. */
     if (state == KFENCE_DISABLED)
-      __kfence_countdown = INT32_MAX;
+      __kfence_countdown = UINT32_MAX;
     else
       kfence_sample_pass_on(fired);
   } else if (fired) {

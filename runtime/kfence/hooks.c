@@ -20,6 +20,7 @@
 #include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #ifdef KFENCE_PRELOAD
 #define LIBC(fn) atomic_load_explicit(&kfence_libc.fn, memory_order_relaxed)
@@ -94,23 +95,23 @@ static void *do_realloc(void *ptr, size_t size, const void *caller,
   if (!ptr)
     return do_malloc(size, caller, may_init);
   /* Blocks that no LIBC(realloc) may see: KFENCE's and the arena's. */
-  bool guarded = is_kfence_address(ptr) || BOOTSTRAP_SIZE(ptr);
-  bool sampled = kfence_sample_hit();
-  if (!guarded && !sampled)
+  bool in_pool = is_kfence_address(ptr);
+  bool guarded = in_pool || BOOTSTRAP_SIZE(ptr);
+  /* glibc's realloc(p, 0) frees and returns NULL; it takes no sample, as
+   * every sample hit must reach kfence_alloc_sampled(). */
+  if (!guarded && (size == 0 || !kfence_sample_hit()))
     return LIBC(realloc)(ptr, size);
-  if (size == 0) {
-    /* glibc's realloc(p, 0) frees and returns NULL. */
+  size_t old_size = in_pool ? kfence_ksize(ptr) : libc_usable_size(ptr);
+  if (guarded && (size == 0 || (in_pool && !old_size))) {
+    /* Freed as glibc would; or not a live object, which free() reports as
+     * an invalid free. */
     do_free(ptr, caller);
+    if (size)
+      errno = EINVAL;
     return NULL;
   }
-  size_t old_size =
-      is_kfence_address(ptr) ? kfence_ksize(ptr) : libc_usable_size(ptr);
-  if (is_kfence_address(ptr) && !old_size) {
-    /* Not a live object: free() reports it as an invalid free. */
-    do_free(ptr, caller);
-    errno = EINVAL;
-    return NULL;
-  }
+  /* An unguarded block got here because it was sampled. */
+  bool sampled = !guarded || kfence_sample_hit();
   void *p = sampled ? kfence_alloc_sampled(size, 0, false, caller, may_init) : NULL;
   if (!p) {
     if (!guarded)
@@ -178,10 +179,15 @@ static inline void *do_valloc(size_t size, const void *caller, bool may_init) {
   return LIBC(valloc)(size);
 }
 
-/* pvalloc rounds the size up to whole pages, 0 to one page. */
+/*
+ * pvalloc rounds the size up to whole pages, 0 to one page. Larger requests
+ * reach kfence_alloc_sampled() too, which counts them as too big and passes
+ * the sample on.
+ */
 static inline void *do_pvalloc(size_t size, const void *caller, bool may_init) {
-  if (kfence_sample_hit() && kfence_page_size && size <= kfence_page_size) {
-    void *p = kfence_alloc_sampled(kfence_page_size, kfence_page_size, false,
+  if (kfence_sample_hit()) {
+    size_t page = (size_t)getpagesize();
+    void *p = kfence_alloc_sampled(size > page ? size : page, page, false,
                                    caller, may_init);
     if (p)
       return p;

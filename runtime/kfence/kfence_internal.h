@@ -87,11 +87,14 @@ static inline uintptr_t kfence_object_page(long index) {
 
 /*
  * Should this allocation leave the fast path? Cost: one thread-local
- * decrement and one branch that is almost never taken; no call, lock,
- * syscall or clock read (measured in docs/kfence.md).
+ * decrement that sets the flags and one branch that is almost never taken
+ * (x86: `subl $1, %fs:...; jb`); no call, lock, syscall or clock read
+ * (measured in docs/kfence.md). A hit must reach kfence_alloc_sampled():
+ * the countdown has wrapped, and only the slow path refills it.
  */
 static inline bool kfence_sample_hit(void) {
-  return __builtin_expect(--__kfence_countdown <= 0, 0);
+  return __builtin_expect(
+      __builtin_sub_overflow(__kfence_countdown, 1u, &__kfence_countdown), 0);
 }
 
 /*

@@ -31,7 +31,7 @@ struct option_desc {
 
 /*
  * The ranges keep derived quantities in bounds: 2 * sample_rate - 1 must fit
- * the int32_t countdown; (num_objects + 1) * 2 pages stay a sane mapping.
+ * the sampler's int32_t counters; (num_objects + 1) * 2 pages stay a sane mapping.
  */
 static const struct option_desc options[] = {
     {"sample_interval", OPT_ULONG, 0, 86400000, &kfence_opts.sample_interval},

@@ -27,7 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
-__thread int32_t __kfence_countdown __attribute__((tls_model("initial-exec")));
+__thread uint32_t __kfence_countdown __attribute__((tls_model("initial-exec")));
 
 /* Per-thread sampler state; the countdown was last refilled with budget. */
 struct sampler {
@@ -88,7 +88,7 @@ static uint32_t first_delay(uint32_t max) {
 }
 
 static uint32_t rate_span(void) {
-  /* sample_rate <= 2^30 (options.c): 2N - 1 fits the int32_t countdown. */
+  /* sample_rate <= 2^30 (options.c): 2N - 1 fits the int32_t counters. */
   return (uint32_t)(2 * kfence_opts.sample_rate - 1);
 }
 
@@ -132,7 +132,8 @@ static void refill(void) {
   if (kfence_opts.sample_interval && self.clock_left < budget)
     budget = self.clock_left;
   self.budget = budget;
-  __kfence_countdown = budget;
+  /* The budget-th decrement from here borrows. */
+  __kfence_countdown = (uint32_t)budget - 1;
 }
 
 void kfence_sampling_init(void) {
@@ -147,9 +148,9 @@ void kfence_sampling_init(void) {
 }
 
 unsigned kfence_sample_slow(void) {
-  /* Allocations since the last refill, this one included; more than the
-   * budget if hooks skipped the slow path (kfence_sample_pass_on). */
-  int32_t used = self.budget - __kfence_countdown;
+  /* Allocations since the last refill, this one included: the countdown
+   * has just wrapped to UINT32_MAX. */
+  int32_t used = self.budget - (int32_t)(__kfence_countdown + 1);
   if (used < 1)
     used = 1;
   if (!self.seeded) {

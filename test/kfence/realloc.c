@@ -69,6 +69,24 @@ int main(void) {
     EXPECT(z[i] == 0);
   free(z);
 
+  /* With every allocation sampled, calls that take no guarded block (a
+   * realloc that frees, a pvalloc too big to guard) must leave the sample
+   * for the next allocation, not use it up. */
+  if (strcmp(getenv("KFENCE_OPTIONS"), "sample_rate=1") == 0) {
+    unsigned char *big = malloc(100000);
+    EXPECT(big != NULL && !is_kfence_address(big));
+    EXPECT(realloc(big, 0) == NULL);
+    unsigned char *g = malloc(16);
+    EXPECT(is_kfence_address(g));
+    free(g);
+    big = pvalloc(3 * 4096 + 1);
+    EXPECT(big != NULL && !is_kfence_address(big));
+    free(big);
+    g = malloc(16);
+    EXPECT(is_kfence_address(g));
+    free(g);
+  }
+
   struct kfence_stats s;
   kfence_get_stats(&s);
   EXPECT(s.allocated == 0 && s.bugs == 0 && s.allocs == s.frees);

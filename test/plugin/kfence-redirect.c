@@ -7,6 +7,10 @@
 // RUN: %clang -O0 -S -emit-llvm -fplugin=%plugin -fplugin-arg-klto-kfence \
 // RUN:   -fplugin-arg-klto-kfence-alloc=my_alloc,my_release:free %s -o - | FileCheck %s
 // RUN: %clang -O0 -S -emit-llvm -fplugin=%plugin %s -o - | FileCheck %s --check-prefix=OFF
+// The malloc test is a borrow, so that x86 needs one read-modify-write and
+// a fused branch for it.
+// RUN: %clang --target=x86_64-linux-gnu -O2 -S -fplugin=%plugin -fplugin-arg-klto-kfence %s -o - \
+// RUN:   | FileCheck %s --check-prefix=ASM
 // RUN: not %clang -O0 -c -fplugin=%plugin -fplugin-arg-klto-kfence \
 // RUN:   -fplugin-arg-klto-kfence-alloc=my_alloc:strdup %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD
 #include <malloc.h>
@@ -30,9 +34,11 @@ int main(void) {
 // CHECK: @__kfence_pool = external global ptr
 // CHECK: @__kfence_pool_size = external global i64
 // CHECK-LABEL: define {{.*}}@main(
-// CHECK: %[[LEFT:[0-9]+]] = sub i32 %{{[0-9]+}}, 1
+// CHECK: %[[OLD:[0-9]+]] = load i32, ptr @__kfence_countdown
+// CHECK-NEXT: %[[SUB:[0-9]+]] = call { i32, i1 } @llvm.usub.with.overflow.i32(i32 %[[OLD]], i32 1)
+// CHECK-NEXT: %[[LEFT:[0-9]+]] = extractvalue { i32, i1 } %[[SUB]], 0
 // CHECK-NEXT: store i32 %[[LEFT]], ptr @__kfence_countdown
-// CHECK-NEXT: %[[HIT:[0-9]+]] = icmp sle i32 %[[LEFT]], 0
+// CHECK-NEXT: %[[HIT:[0-9]+]] = extractvalue { i32, i1 } %[[SUB]], 1
 // CHECK-NEXT: br i1 %[[HIT]], label %{{[0-9]+}}, label %{{[0-9]+}}, !prof ![[UNLIKELY:[0-9]+]]
 // CHECK: call noalias ptr @__kfence_malloc_sampled(i64 noundef 10)
 // CHECK: call noalias ptr @malloc(i64 noundef 10)
@@ -55,5 +61,10 @@ int main(void) {
 // CHECK: !llvm.dependent-libraries = !{![[LIB:[0-9]+]]}
 // CHECK: ![[LIB]] = !{!"libkfence.a"}
 // CHECK: ![[UNLIKELY]] = !{!"branch_weights", i32 1, i32 {{[0-9]+}}}
+// ASM-LABEL: main:
+// ASM: subl $1, %fs:(%[[TP:[a-z0-9]+]])
+// ASM-NEXT: jb
+// ASM-NOT: {{^}}[a-z_]+:
+// ASM: callq malloc@PLT
 // OFF-NOT: __kfence
 // BAD: error: klto: kfence-alloc='my_alloc:strdup': 'strdup' is not a C library allocation function

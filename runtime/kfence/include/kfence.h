@@ -75,17 +75,19 @@ void kfence_print_stats(FILE *out);
 void kfence_print_objects(FILE *out);
 
 /*
- * Allocations left until this thread leaves the fast path, to draw the next
- * sample point or look at the clock. The plugin inlines malloc's fast path
- * into the program: decrement this, and when it reaches 0 call
- * __kfence_malloc_sampled() instead of malloc(). initial-exec: no
- * __tls_get_addr call (which could allocate) on the fast path, also in the
- * shared library. Not for use by hand.
+ * Allocations that stay on the fast path before this thread leaves it, to
+ * draw the next sample point or look at the clock. The plugin inlines
+ * malloc's fast path into the program: decrement this, and when that
+ * borrows (it was 0) call __kfence_malloc_sampled() instead of malloc().
+ * Testing the borrow, not the new value, lets x86 do the whole test as
+ * `subl $1, %fs:...; jb` (one read-modify-write and a fused branch).
+ * initial-exec: no __tls_get_addr call (which could allocate) on the fast
+ * path, also in the shared library. Not for use by hand.
  */
-extern __thread int32_t __kfence_countdown
+extern __thread uint32_t __kfence_countdown
     __attribute__((tls_model("initial-exec")));
 
-/* malloc() for a caller whose __kfence_countdown just reached 0. */
+/* malloc() for a caller whose __kfence_countdown just borrowed. */
 void *__kfence_malloc_sampled(size_t size);
 
 /*
