@@ -16,6 +16,7 @@
 #define _GNU_SOURCE
 #include "kfence_internal.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <malloc.h>
 #include <stdlib.h>
@@ -35,6 +36,12 @@
 int kfence_libc_sigaction(int signum, const struct sigaction *act,
                           struct sigaction *oldact) {
   return LIBC(sigaction)(signum, act, oldact);
+}
+
+bool kfence_pc_in_libc_free(uintptr_t pc) {
+  Dl_info info;
+  void *libc_free = (void *)LIBC(free);
+  return dladdr((void *)pc, &info) && info.dli_saddr == libc_free;
 }
 
 static bool is_power_of_2(size_t x) { return x && !(x & (x - 1)); }

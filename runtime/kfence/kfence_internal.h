@@ -182,6 +182,12 @@ void kfence_fault_recheck(void) KFENCE_HIDDEN;
 int kfence_fault_virtual_sigaction(int signum, const struct sigaction *act,
                                    struct sigaction *oldact) KFENCE_HIDDEN;
 
+/*
+ * Is @pc inside the C library's free()? A fault there on a KFENCE object
+ * means that code built without the plugin freed the object (report.c).
+ */
+bool kfence_pc_in_libc_free(uintptr_t pc) KFENCE_HIDDEN;
+
 /* sigaction() of the C library, past the LD_PRELOAD build's interposer. */
 int kfence_libc_sigaction(int signum, const struct sigaction *act,
                           struct sigaction *oldact) KFENCE_HIDDEN;
