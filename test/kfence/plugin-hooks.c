@@ -7,6 +7,14 @@
 // RUN: %clang -g -O1 --ld-path=%stock_ld %s -o %t.plain
 // RUN: env KFENCE_OPTIONS=sample_rate=1 %t.plain 2>&1 | FileCheck %s --check-prefix=PLAIN
 // RUN: llvm-nm %t.klto | FileCheck %s --check-prefix=SYMS
+// Under full and thin LTO the hooks and libkfence.a's name travel in the
+// bitcode, and LLD still finds the runtime.
+// RUN: %clang -g -O1 -flto -fplugin=%plugin -fplugin-arg-klto-kfence --ld-path=%stock_ld \
+// RUN:   -L%klto_libdir %s -o %t.full
+// RUN: env KFENCE_OPTIONS=sample_rate=1 %t.full 2>&1 | FileCheck %s
+// RUN: %clang -g -O1 -flto=thin -fplugin=%plugin -fplugin-arg-klto-kfence --ld-path=%stock_ld \
+// RUN:   -L%klto_libdir %s -o %t.thin
+// RUN: env KFENCE_OPTIONS=sample_rate=1 %t.thin 2>&1 | FileCheck %s
 #include <stdio.h>
 #include <stdlib.h>
 

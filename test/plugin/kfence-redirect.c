@@ -9,8 +9,17 @@
 // RUN: %clang -O0 -S -emit-llvm -fplugin=%plugin %s -o - | FileCheck %s --check-prefix=OFF
 // The malloc test is a borrow, so that x86 needs one read-modify-write and
 // a fused branch for it.
-// RUN: %clang --target=x86_64-linux-gnu -O2 -S -fplugin=%plugin -fplugin-arg-klto-kfence %s -o - \
+// RUN: %clang --target=x86_64-linux-gnu -fPIE -O2 -S -fplugin=%plugin -fplugin-arg-klto-kfence %s -o - \
 // RUN:   | FileCheck %s --check-prefix=ASM
+// An executable (PIE or not) links libkfence.a in and addresses the
+// runtime's variables directly; a shared object goes through the GOT, so
+// that every module of a process uses the same runtime.
+// RUN: %clang --target=x86_64-linux-gnu -fno-pic -O0 -S -emit-llvm -fplugin=%plugin -fplugin-arg-klto-kfence %s -o - \
+// RUN:   | FileCheck %s --check-prefix=EXE
+// RUN: %clang --target=x86_64-linux-gnu -fPIC -O0 -S -emit-llvm -fplugin=%plugin -fplugin-arg-klto-kfence %s -o - \
+// RUN:   | FileCheck %s --check-prefix=DSO
+// RUN: %clang --target=x86_64-linux-gnu -fPIC -O2 -S -fplugin=%plugin -fplugin-arg-klto-kfence %s -o - \
+// RUN:   | FileCheck %s --check-prefix=DSO-ASM
 // RUN: not %clang -O0 -c -fplugin=%plugin -fplugin-arg-klto-kfence \
 // RUN:   -fplugin-arg-klto-kfence-alloc=my_alloc:strdup %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD
 #include <malloc.h>
@@ -30,9 +39,14 @@ int main(void) {
   return 0;
 }
 // CHECK: @allocator = {{.*}}global ptr @__kfence_malloc
-// CHECK: @__kfence_countdown = external thread_local(initialexec) global i32
-// CHECK: @__kfence_pool = external global ptr
-// CHECK: @__kfence_pool_size = external global i64
+// CHECK: @__kfence_countdown = external dso_local thread_local(localexec) global i32
+// CHECK: @__kfence_pool = external dso_local global ptr
+// CHECK: @__kfence_pool_size = external dso_local global i64
+// EXE: @__kfence_countdown = external dso_local thread_local(localexec) global i32
+// EXE: @__kfence_pool = external dso_local global ptr
+// DSO: @__kfence_countdown = external thread_local(initialexec) global i32
+// DSO: @__kfence_pool = external global ptr
+// DSO: @__kfence_pool_size = external global i64
 // CHECK-LABEL: define {{.*}}@main(
 // CHECK: %[[OLD:[0-9]+]] = load i32, ptr @__kfence_countdown
 // CHECK-NEXT: %[[SUB:[0-9]+]] = call { i32, i1 } @llvm.usub.with.overflow.i32(i32 %[[OLD]], i32 1)
@@ -62,9 +76,19 @@ int main(void) {
 // CHECK: ![[LIB]] = !{!"libkfence.a"}
 // CHECK: ![[UNLIKELY]] = !{!"branch_weights", i32 1, i32 {{[0-9]+}}}
 // ASM-LABEL: main:
-// ASM: subl $1, %fs:(%[[TP:[a-z0-9]+]])
+// ASM: subl $1, %fs:__kfence_countdown@TPOFF
 // ASM-NEXT: jb
 // ASM-NOT: {{^}}[a-z_]+:
 // ASM: callq malloc@PLT
+// ASM: subq __kfence_pool(%rip), %[[DIFF:[a-z0-9]+]]
+// ASM-NEXT: cmpq __kfence_pool_size(%rip), %[[DIFF]]
+// ASM-NEXT: jb
+// ASM-NOT: {{^}}[a-z_]+:
+// ASM: callq free@PLT
+// DSO-ASM-LABEL: main:
+// DSO-ASM: movq __kfence_countdown@GOTTPOFF(%rip), %[[TP:[a-z0-9]+]]
+// DSO-ASM: subl $1, %fs:(%[[TP]])
+// DSO-ASM-NEXT: jb
+// DSO-ASM: __kfence_pool@GOTPCREL(%rip)
 // OFF-NOT: __kfence
 // BAD: error: klto: kfence-alloc='my_alloc:strdup': 'strdup' is not a C library allocation function
