@@ -5,51 +5,64 @@
 #
 #   bench/kfence/run.sh [BUILD_DIR]     (default: build; needs ninja there)
 #
-# Environment: ROUNDS (churn rounds, default 7), OPS (pairs per round,
-# default 5000000), PROCS (processes per detection rate, default 400),
-# CONFIGS (churn configurations, default all seven), ONLY=churn (stop after
-# the churn table, e.g. for a long glibc-against-klto comparison).
+# Environment: ROUNDS (churn rounds, default 8), OPS (pairs per round,
+# default 5000000), LAYOUTS (code layouts the churn rounds rotate through,
+# default 8), PROCS (processes per detection rate, default 400), CONFIGS
+# (churn configurations, default all seven), ONLY=churn (stop after the
+# churn table and the instruction counts, e.g. for a long glibc-against-klto
+# comparison).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-build}
 clang=/usr/lib/llvm-19/bin/clang
 scudo=/usr/lib/llvm-19/lib/clang/19/lib/linux/libclang_rt.scudo_standalone-x86_64.so
-rounds=${ROUNDS:-7}
+rounds=${ROUNDS:-8}
+layouts=${LAYOUTS:-8}
 ops=${OPS:-5000000}
 procs=${PROCS:-400}
 out=$build/bench/kfence
 mkdir -p "$out"
 
-$clang -O2 -g "$here/malloc_bench.c" -o "$out/plain"
+# Each program is built $layouts times, its code shifted by 16 bytes more
+# each time (BENCH_CODE_OFFSET, see malloc_bench.c): the same code runs up to
+# 2% faster or slower depending on where its loops fall, so one build of
+# each would compare layouts as much as allocators. Layout 0 is the
+# ordinary build, used by everything after the churn table.
 # "hooks": as the plugin builds programs (inline fast paths for malloc and
 # free, LLD pulls in libkfence.a); "hooks-call": every call through the
 # out-of-line hooks, as before the plugin inlined anything.
-$clang -O2 -g -fplugin="$build/lib/kltoplugin.so" -fplugin-arg-klto-kfence \
-  --ld-path=/usr/lib/llvm-19/bin/ld.lld -L"$build/lib" \
-  "$here/malloc_bench.c" -lpthread -o "$out/hooks"
-$clang -O2 -g -DKLTO_HOOKS -I"$here/../../runtime/kfence/include" \
-  "$here/malloc_bench.c" "$build/lib/libkfence.a" -lpthread -o "$out/hooks-call"
+for l in $(seq 0 $((layouts - 1))); do
+  shift_code="-DBENCH_CODE_OFFSET=$((16 * l))"
+  $clang -O2 -g $shift_code "$here/malloc_bench.c" -o "$out/plain.$l"
+  $clang -O2 -g $shift_code -fplugin="$build/lib/kltoplugin.so" \
+    -fplugin-arg-klto-kfence --ld-path=/usr/lib/llvm-19/bin/ld.lld \
+    -L"$build/lib" "$here/malloc_bench.c" -lpthread -o "$out/hooks.$l"
+  $clang -O2 -g $shift_code -DKLTO_HOOKS -I"$here/../../runtime/kfence/include" \
+    "$here/malloc_bench.c" "$build/lib/libkfence.a" -lpthread -o "$out/hooks-call.$l"
+done
+ln -sf plain.0 "$out/plain"
+ln -sf hooks.0 "$out/hooks"
 
 median() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 
-# One churn figure (ns per malloc+free) for configuration $1.
+# One churn figure (ns per malloc+free) for configuration $1, layout $2.
 churn() {
   case $1 in
-  glibc) "$out/plain" churn "$ops" ;;
-  klto-off) KFENCE_OPTIONS=sample_interval=0:sample_rate=0 "$out/hooks" churn "$ops" ;;
-  klto-default) env -u KFENCE_OPTIONS "$out/hooks" churn "$ops" ;;
-  klto-call) env -u KFENCE_OPTIONS "$out/hooks-call" churn "$ops" ;;
-  klto-preload) env -u KFENCE_OPTIONS LD_PRELOAD="$build/lib/libkfence.so" "$out/plain" churn "$ops" ;;
-  scudo) LD_PRELOAD=$scudo SCUDO_OPTIONS=GWP_ASAN_Enabled=false "$out/plain" churn "$ops" ;;
-  scudo-gwp) LD_PRELOAD=$scudo SCUDO_OPTIONS=GWP_ASAN_Enabled=true "$out/plain" churn "$ops" ;;
+  glibc) "$out/plain.$2" churn "$ops" ;;
+  klto-off) KFENCE_OPTIONS=sample_interval=0:sample_rate=0 "$out/hooks.$2" churn "$ops" ;;
+  klto-default) env -u KFENCE_OPTIONS "$out/hooks.$2" churn "$ops" ;;
+  klto-call) env -u KFENCE_OPTIONS "$out/hooks-call.$2" churn "$ops" ;;
+  klto-preload) env -u KFENCE_OPTIONS LD_PRELOAD="$build/lib/libkfence.so" "$out/plain.$2" churn "$ops" ;;
+  scudo) LD_PRELOAD=$scudo SCUDO_OPTIONS=GWP_ASAN_Enabled=false "$out/plain.$2" churn "$ops" ;;
+  scudo-gwp) LD_PRELOAD=$scudo SCUDO_OPTIONS=GWP_ASAN_Enabled=true "$out/plain.$2" churn "$ops" ;;
   esac | awk '{print $2}'
 }
 
 configs=${CONFIGS:-glibc klto-off klto-default klto-call klto-preload scudo scudo-gwp}
-echo "== churn: $rounds rounds of $ops malloc+free pairs, 1024 live, 16..4096 B (interleaved)"
-for r in $(seq "$rounds"); do
-  for c in $configs; do
-    echo "$c $(churn "$c")"
+echo "== churn: $rounds rounds of $ops malloc+free pairs, 1024 live, 16..4096 B (interleaved; round r runs layout r mod $layouts)"
+for r in $(seq 0 $((rounds - 1))); do
+  for c in $(printf '%s\n' $configs | shuf); do
+    echo "$c $(churn "$c" $((r % layouts)))"
   done
 done >"$out/churn.txt"
 base=$(awk '$1 == "glibc" {print $2}' "$out/churn.txt" | median)
@@ -58,9 +71,11 @@ for c in $configs; do
   awk -v c="$c" -v m="$m" -v b="$base" \
     'BEGIN {printf "%-13s median %6.2f ns/pair  %+6.2f%% vs glibc\n", c, m, (m / b - 1) * 100}'
 done
-# The same comparison round by round: each configuration ran right after
-# glibc, so the ratio of the two cancels the machine's drift. Median of the
-# per-round ratios, with a 95% bootstrap interval.
+# The same comparison round by round: each configuration ran in the same
+# round as glibc (in random order) and in the same layout, so the ratio of
+# the two cancels the machine's drift. Mean of the per-round ratios (the
+# cost averaged over layouts) and their median, which bursts of load on the
+# machine move less, each with a 95% bootstrap interval.
 python3 - "$out/churn.txt" <<'PY'
 import random, statistics, sys
 runs = {}
@@ -72,11 +87,40 @@ for c, vs in runs.items():
     if c == "glibc":
         continue
     r = [100 * (v / g - 1) for v, g in zip(vs, runs["glibc"])]
-    boot = sorted(statistics.median(random.choices(r, k=len(r)))
-                  for _ in range(2000))
-    print(f"{c:<13s} paired {statistics.median(r):+6.2f}% vs glibc, "
-          f"95% interval {boot[50]:+.2f}% .. {boot[1949]:+.2f}%")
+    def interval(stat):
+        boot = sorted(stat(random.choices(r, k=len(r))) for _ in range(2000))
+        return f"{stat(r):+6.2f}% ({boot[50]:+.2f} .. {boot[1949]:+.2f})"
+    print(f"{c:<13s} paired vs glibc: mean {interval(statistics.mean)}, "
+          f"median {interval(statistics.median)}")
 PY
+
+# Instructions are what the fast paths add, counted exactly (callgrind
+# counts them whatever else the machine does, unlike the times above): the
+# difference between runs of 2N and N pairs, so start-up and exit cancel.
+if command -v valgrind >/dev/null; then
+  echo "== instructions per malloc+free pair (callgrind, runs of 1 M and 500 k pairs)"
+  # per_pair ENV BINARY: ENV is one argument for env(1).
+  instructions() {
+    env "$1" valgrind --tool=callgrind --callgrind-out-file=/dev/null "$2" churn "$3" 0 2>&1 >/dev/null |
+      sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+  }
+  per_pair() {
+    awk -v a="$(instructions "$1" "$2" 1000000)" -v b="$(instructions "$1" "$2" 500000)" \
+      'BEGIN {printf "%.1f", (a - b) / 500000}'
+  }
+  g=$(per_pair --unset=KFENCE_OPTIONS "$out/plain.0")
+  for c in $configs; do
+    case $c in
+    glibc) n=$g ;;
+    klto-off) n=$(per_pair KFENCE_OPTIONS=sample_interval=0:sample_rate=0 "$out/hooks.0") ;;
+    klto-default) n=$(per_pair --unset=KFENCE_OPTIONS "$out/hooks.0") ;;
+    klto-call) n=$(per_pair --unset=KFENCE_OPTIONS "$out/hooks-call.0") ;;
+    *) continue ;; # preloaded allocators: callgrind runs them, but not usefully
+    esac
+    awk -v c="$c" -v n="$n" -v g="$g" \
+      'BEGIN {printf "%-13s %6.1f instructions per pair  %+5.1f vs glibc (%+.1f%%)\n", c, n, n - g, (n / g - 1) * 100}'
+  done
+fi
 [ "${ONLY:-}" = churn ] && exit 0
 
 # Whole processes, start-up and exit included: CPU time (user + system,
@@ -92,11 +136,12 @@ def cpu_ms(cmd):
     subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, check=True)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return 1000 * (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+# No warm-up (churn's third argument): KFENCE's pool setup counts here.
 for label, n in (("churn " + ops, ops), ("short, churn 20000", "20000")):
     t = {"glibc": [], "klto default": []}
     for _ in range(rounds):
-        t["glibc"].append(cpu_ms([out + "/plain", "churn", n]))
-        t["klto default"].append(cpu_ms([out + "/hooks", "churn", n]))
+        t["glibc"].append(cpu_ms([out + "/plain", "churn", n, "0"]))
+        t["klto default"].append(cpu_ms([out + "/hooks", "churn", n, "0"]))
     g, k = statistics.median(t["glibc"]), statistics.median(t["klto default"])
     print(f"{label:20} glibc {g:8.2f} ms  klto {k:8.2f} ms  {100 * (k / g - 1):+6.2f}%")
 PY
