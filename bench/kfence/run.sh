@@ -76,16 +76,17 @@ done
 # the two cancels the machine's drift. Mean of the per-round ratios (the
 # cost averaged over layouts) and their median, which bursts of load on the
 # machine move less, each with a 95% bootstrap interval.
-python3 - "$out/churn.txt" <<'PY'
+python3 - "$out/churn.txt" "$configs" <<'PY'
 import random, statistics, sys
 runs = {}
 for line in open(sys.argv[1]):
     c, v = line.split()
     runs.setdefault(c, []).append(float(v))
 random.seed(1)
-for c, vs in runs.items():
+for c in sys.argv[2].split():
     if c == "glibc":
         continue
+    vs = runs[c]
     r = [100 * (v / g - 1) for v, g in zip(vs, runs["glibc"])]
     def interval(stat):
         boot = sorted(stat(random.choices(r, k=len(r))) for _ in range(2000))
