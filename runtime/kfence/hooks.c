@@ -38,10 +38,17 @@ int kfence_libc_sigaction(int signum, const struct sigaction *act,
   return LIBC(sigaction)(signum, act, oldact);
 }
 
-bool kfence_pc_in_libc_free(uintptr_t pc) {
+const char *kfence_libc_function_at(uintptr_t pc) {
   Dl_info info;
-  void *libc_free = (void *)LIBC(free);
-  return dladdr((void *)pc, &info) && info.dli_saddr == libc_free;
+  if (!dladdr((void *)pc, &info) || !info.dli_saddr)
+    return NULL;
+  if (info.dli_saddr == (void *)LIBC(free))
+    return "free";
+  if (info.dli_saddr == (void *)LIBC(realloc))
+    return "realloc";
+  if (info.dli_saddr == (void *)LIBC(malloc_usable_size))
+    return "malloc_usable_size";
+  return NULL;
 }
 
 static bool is_power_of_2(size_t x) { return x && !(x & (x - 1)); }

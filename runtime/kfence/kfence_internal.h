@@ -183,10 +183,12 @@ int kfence_fault_virtual_sigaction(int signum, const struct sigaction *act,
                                    struct sigaction *oldact) KFENCE_HIDDEN;
 
 /*
- * Is @pc inside the C library's free()? A fault there on a KFENCE object
- * means that code built without the plugin freed the object (report.c).
+ * The name of the C library's free(), realloc() or malloc_usable_size() if
+ * @pc is inside it, else NULL. A fault there on a KFENCE object means that
+ * code built without the plugin handed the object to the C library, which
+ * read the chunk header it expects left of the object (report.c).
  */
-bool kfence_pc_in_libc_free(uintptr_t pc) KFENCE_HIDDEN;
+const char *kfence_libc_function_at(uintptr_t pc) KFENCE_HIDDEN;
 
 /* sigaction() of the C library, past the LD_PRELOAD build's interposer. */
 int kfence_libc_sigaction(int signum, const struct sigaction *act,

@@ -289,14 +289,16 @@ void kfence_report_error(const struct kfence_report *r) {
     out_printf(&o, "\n");
     print_object(&o, r->meta, r->index);
   }
-  /* Not in the kernel's format, which has no such case: the C library's
-   * free() reads the chunk header left of every block it is given. */
-  if (r->stack->nr_frames && kfence_pc_in_libc_free(r->stack->frames[0]))
+  /* Not in the kernel's format, which has no such case. */
+  const char *libc_fn =
+      r->stack->nr_frames ? kfence_libc_function_at(r->stack->frames[0]) : NULL;
+  if (libc_fn)
     out_printf(&o,
-               "\nThe C library's free() was given this KFENCE object: the "
-               "code that freed it\nwas not built with "
+               "\nThe C library's %s() was given this KFENCE object: the "
+               "code that called it\nwas not built with "
                "-fplugin-arg-klto-kfence. Build it with the plugin, or run\n"
-               "the program under LD_PRELOAD=libkfence.so.\n");
+               "the program under LD_PRELOAD=libkfence.so.\n",
+               libc_fn);
   char comm[17] = "";
   prctl(PR_GET_NAME, comm);
   out_printf(&o, "\nCPU: %d PID: %d Comm: %s\n" RULE "\n", sched_getcpu(),
