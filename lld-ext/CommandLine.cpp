@@ -19,6 +19,7 @@ using llvm::StringRef;
 
 namespace klto::ld {
 
+// clang-format off
 static const char *const ValueOptions[] = {
     "F", "L", "Map", "O", "R", "T", "Tbss", "Tdata", "Ttext",
     "android-memtag-mode", "auxiliary", "b", "call-graph-ordering-file",
@@ -41,6 +42,7 @@ static const char *const ValueOptions[] = {
     "trace-symbol", "u", "undefined", "undefined-glob",
     "unresolved-symbols", "version-script", "warn-backrefs-exclude",
     "why-extract", "wrap", "y", "z"};
+// clang-format on
 
 /// Single-letter options that also take their value glued on: -lfoo.
 static bool takesJoinedValue(char C) {
@@ -49,6 +51,7 @@ static bool takesJoinedValue(char C) {
 
 /// Flags and =-only options: a single-dash one that starts like -l, -o
 /// or -z is still itself, not that option with a glued value.
+// clang-format off
 static const char *const OtherOptions[] = {
     "Bdynamic", "Bno-symbolic", "Bshareable", "Bstatic", "Bsymbolic",
     "Bsymbolic-functions", "Bsymbolic-non-weak",
@@ -105,6 +108,7 @@ static const char *const OtherOptions[] = {
     "version", "vs-diagnostics", "w", "warn-backrefs", "warn-common",
     "warn-ifunc-textrel", "warn-symbol-ordering", "warn-unresolved-symbols",
     "whole-archive", "x",};
+// clang-format on
 
 static llvm::StringSet<> setOf(llvm::ArrayRef<const char *> Names) {
   llvm::StringSet<> S;
@@ -261,8 +265,7 @@ static std::string underSysroot(StringRef Dir, StringRef Sysroot) {
 /// then libname.a in each directory. A shared library holds no entries, so
 /// finding one simply ends the search.
 static std::optional<std::string>
-findLibrary(StringRef Name, const std::vector<std::string> &Dirs,
-            bool Static) {
+findLibrary(StringRef Name, const std::vector<std::string> &Dirs, bool Static) {
   for (const std::string &Dir : Dirs) {
     llvm::SmallString<256> P;
     if (Name.starts_with(":")) {
@@ -371,7 +374,8 @@ llvm::Expected<LinkLine> parseLinkLine(llvm::ArrayRef<const char *> Argv,
     } else if (N == "time-trace") {
       L.TimeTrace = A.Value.str();
     } else if (N == "thinlto-index-only" ||
-               (N == "plugin-opt" && A.Value.starts_with("thinlto-index-only"))) {
+               (N == "plugin-opt" &&
+                A.Value.starts_with("thinlto-index-only"))) {
       L.IndexOnly = true;
     } else if (N == "version" || N == "help" || N == "v" || N == "V") {
       Info = true;

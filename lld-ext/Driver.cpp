@@ -49,9 +49,8 @@ namespace {
 
 /// Linux's scripts/lto-used-symbollist.txt: calls LTO's code generator may
 /// add after it has internalized or dropped the definitions.
-const char *const DefaultUsedSymbols[] = {"memcpy", "memmove", "memset",
-                                          "__stack_chk_fail",
-                                          "__stack_chk_guard"};
+const char *const DefaultUsedSymbols[] = {
+    "memcpy", "memmove", "memset", "__stack_chk_fail", "__stack_chk_guard"};
 
 struct Diag {
   const char *Argv0;
@@ -96,7 +95,9 @@ FILE *openOut(StringRef Path) {
   return Path == "-" ? stdout : std::fopen(Path.str().c_str(), "w");
 }
 
-bool closeOut(FILE *F) { return F == stdout ? std::fflush(F) == 0 : std::fclose(F) == 0; }
+bool closeOut(FILE *F) {
+  return F == stdout ? std::fflush(F) == 0 : std::fclose(F) == 0;
+}
 
 /// ELF class, byte order and machine for a triple, for links whose only
 /// objects are bitcode.
@@ -139,9 +140,9 @@ std::optional<kl_elf_target> targetForTriple(StringRef TripleStr) {
 llvm::Error readSymbolList(StringRef Path, std::vector<std::string> &Out) {
   auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
   if (!Buf)
-    return llvm::createStringError(Buf.getError(), "cannot read " + Path +
-                                                       ": " +
-                                                       Buf.getError().message());
+    return llvm::createStringError(Buf.getError(),
+                                   "cannot read " + Path + ": " +
+                                       Buf.getError().message());
   StringRef Text = (*Buf)->getBuffer();
   while (!Text.empty()) {
     auto [Line, Rest] = Text.split('\n');
@@ -171,8 +172,7 @@ std::optional<std::string> scriptPlacingTables(const LinkLine &L,
 
 /// Linux's kbuild writes "<file>.symversions" beside each object and each
 /// archive it builds; thin-archive members have their own.
-std::vector<std::string> findSymversions(const LinkLine &L,
-                                         const Scanner *S) {
+std::vector<std::string> findSymversions(const LinkLine &L, const Scanner *S) {
   std::vector<std::string> Found;
   llvm::StringSet<> Seen;
   auto Try = [&](StringRef Path) {
@@ -222,11 +222,10 @@ long rankOf(void *Ctx, klto_str Section) {
 /// alone, a copy that also places the table's "<table>..<id>" entries (if
 /// `Tables`) and the split sections of .text, .data, .rodata and .bss (if
 /// `MergeSplit`).
-bool patchUserScripts(Diag &D, const LinkLine &L, const klto_tables *Tables,
-                      bool MergeSplit,
-                      TempFiles &Temps, llvm::StringSaver &Saver,
-                      std::vector<const char *> &Args,
-                      std::vector<std::pair<std::string, std::string>> &Copies) {
+bool patchUserScripts(
+    Diag &D, const LinkLine &L, const klto_tables *Tables, bool MergeSplit,
+    TempFiles &Temps, llvm::StringSaver &Saver, std::vector<const char *> &Args,
+    std::vector<std::pair<std::string, std::string>> &Copies) {
   for (const UserScript &U : L.UserScripts) {
     auto Buf = llvm::MemoryBuffer::getFile(U.Path, /*IsText=*/true);
     if (!Buf)
@@ -241,9 +240,9 @@ bool patchUserScripts(Diag &D, const LinkLine &L, const klto_tables *Tables,
       fail(D, "cannot write " + *Copy);
       return false;
     }
-    size_t Patched = kl_patch_script(F, (*Buf)->getBufferStart(),
-                                     (*Buf)->getBufferSize(), Tables,
-                                     MergeSplit);
+    size_t Patched =
+        kl_patch_script(F, (*Buf)->getBufferStart(), (*Buf)->getBufferSize(),
+                        Tables, MergeSplit);
     if (!closeOut(F)) {
       fail(D, "cannot write " + *Copy);
       return false;
@@ -291,8 +290,8 @@ bool rankRelocatable(Diag &D, const kl_order &O, RankMap &Ranks) {
     } else if (!Plain) {
       Plain = &E;
     } else if (IdAfterPlain) {
-      fail(D, "--kinit-order cannot order table " + Table + " in a -r link: "
-                  "LLD merges its entries without ids from " +
+      fail(D, "--kinit-order cannot order table " + Table +
+                  " in a -r link: LLD merges its entries without ids from " +
                   O.origins[Plain->origin] + " and " + O.origins[E.origin] +
                   " into one section, but the entry " +
                   StringRef(IdAfterPlain->section.p, IdAfterPlain->section.n) +
@@ -383,15 +382,18 @@ int main(int Argc, const char **Argv) {
   // place of each entry section in the order.
   llvm::SmallString<256> RelocTemp;
   RankMap Ranks;
-  // Copies of user scripts LLD reads instead, for its messages: (copy, original).
+  // Copies of user scripts LLD reads instead, for its messages:
+  // (copy, original).
   std::vector<std::pair<std::string, std::string>> Copies;
   if (Order && L.Relocatable)
     if (auto Script = scriptPlacingTables(L, Tables))
-      return fail(D, "--kinit-order cannot order a relocatable link whose "
-                     "script " + *Script + " places the initcall tables "
-                     "itself: remove those rules from the script, or link "
-                     "without --kinit-order and let the final link order "
-                     "the entries");
+      return fail(D, llvm::Twine("--kinit-order cannot order a relocatable "
+                                 "link whose script ") +
+                         *Script +
+                         " places the initcall tables itself: remove those "
+                         "rules from the script, or link without "
+                         "--kinit-order and let the final link order the "
+                         "entries");
 
   std::vector<std::string> Used;
   if (K.UsedSymbols && !L.InfoOnly) {
@@ -400,8 +402,7 @@ int main(int Argc, const char **Argv) {
     for (const std::string &F : K.UsedSymbolFiles)
       if (llvm::Error E = readSymbolList(F, Used))
         return fail(D, llvm::toString(std::move(E)));
-    Used.insert(Used.end(), K.UsedSymbolNames.begin(),
-                K.UsedSymbolNames.end());
+    Used.insert(Used.end(), K.UsedSymbolNames.begin(), K.UsedSymbolNames.end());
   }
   // LLD starts its own trace profiler, so klto's phases go to a trace file
   // of their own beside LLD's, written before LLD runs.
@@ -435,8 +436,8 @@ int main(int Argc, const char **Argv) {
     if (L.Verbose)
       llvm::errs() << "klto: scanned " << S->FilesScanned << " files, "
                    << S->MembersScanned << " archive members, "
-                   << S->Entries.size() << " table sections in " << llvm::format("%.1f", Millis())
-                   << " ms\n";
+                   << S->Entries.size() << " table sections in "
+                   << llvm::format("%.1f", Millis()) << " ms\n";
   }
 
   std::optional<llvm::TimeTraceScope> OrderScope;
@@ -522,8 +523,7 @@ int main(int Argc, const char **Argv) {
     }
     if (L.Verbose)
       llvm::errs() << "klto: order computed and written in "
-                   << llvm::format("%.1f", Millis())
-                   << " ms from the start\n";
+                   << llvm::format("%.1f", Millis()) << " ms from the start\n";
   } else if (L.UserOrderingFile) {
     Args.push_back(
         Saver.save("--symbol-ordering-file=" + *L.UserOrderingFile).data());
@@ -532,8 +532,8 @@ int main(int Argc, const char **Argv) {
   // Final links: LLD's default layout already merges split sections into
   // their base sections; a user script needs telling.
   if (!L.Relocatable && !L.InfoOnly && (Order || K.MergeSections) &&
-      !patchUserScripts(D, L, Order ? &Tables : nullptr, K.MergeSections,
-                        Temps, Saver, Args, Copies))
+      !patchUserScripts(D, L, Order ? &Tables : nullptr, K.MergeSections, Temps,
+                        Saver, Args, Copies))
     return 1;
 
   if (K.MergeSections && L.Relocatable) {
@@ -583,9 +583,8 @@ int main(int Argc, const char **Argv) {
 
   OrderScope.reset();
   if (L.TimeTrace) {
-    std::string Trace = L.TimeTrace->empty()
-                            ? L.Output + ".time-trace.klto"
-                            : *L.TimeTrace + ".klto";
+    std::string Trace = L.TimeTrace->empty() ? L.Output + ".time-trace.klto"
+                                             : *L.TimeTrace + ".klto";
     if (llvm::Error E = llvm::timeTraceProfilerWrite(Trace, L.Output))
       printDiag(&D, false, llvm::toString(std::move(E)).c_str());
     llvm::timeTraceProfilerCleanup();

@@ -126,7 +126,8 @@ Scanner::scanFiles(llvm::ArrayRef<std::pair<std::string, bool>> Files) {
   // scanner per file cost an allocator slab per file, which grew and
   // shrank the threads' malloc arenas a page at a time.
   size_t Threads = llvm::parallel::strategy.compute_thread_count();
-  size_t Runs = std::min<size_t>(Files.size(), 4 * std::max<size_t>(Threads, 1));
+  size_t Runs =
+      std::min<size_t>(Files.size(), 4 * std::max<size_t>(Threads, 1));
   std::vector<std::unique_ptr<Scanner>> Results(Runs);
   std::vector<std::string> Errors(Files.size());
   llvm::parallelFor(0, Runs, [&](size_t R) {
@@ -136,7 +137,8 @@ Scanner::scanFiles(llvm::ArrayRef<std::pair<std::string, bool>> Files) {
     for (size_t I = Files.size() * R / Runs, E = Files.size() * (R + 1) / Runs;
          I < E; ++I)
       if (!Files[I].first.empty())
-        if (Error Err = Results[R]->scanFile(Files[I].first, I, Files[I].second))
+        if (Error Err =
+                Results[R]->scanFile(Files[I].first, I, Files[I].second))
           Errors[I] = llvm::toString(std::move(Err));
   });
   size_t Total = Entries.size();
@@ -255,8 +257,7 @@ Error Scanner::scanBuffer(llvm::MemoryBufferRef Buf, unsigned Input,
     return scanArchive(Buf, Input, WholeArchive);
   Unit U{Input, 0, 0, false};
   if (Magic != llvm::file_magic::bitcode &&
-      !Buf.getBuffer().starts_with("\x7f"
-                                   "ELF"))
+      !Buf.getBuffer().starts_with("\177ELF"))
     return Error::success(); // a linker script, or LLD's to reject
   U.Origin = addOrigin(Buf.getBufferIdentifier());
   return scanUnit(Buf, U);
@@ -275,8 +276,8 @@ Error Scanner::scanArchive(llvm::MemoryBufferRef Buf, unsigned Input,
                            bool WholeArchive) {
   auto ArOrErr = llvm::object::Archive::create(Buf);
   if (!ArOrErr)
-    return failure(Buf.getBufferIdentifier() + ": bad archive: " +
-                   llvm::toString(ArOrErr.takeError()));
+    return failure(Buf.getBufferIdentifier() +
+                   ": bad archive: " + llvm::toString(ArOrErr.takeError()));
   llvm::object::Archive &Ar = **ArOrErr;
   Error Err = Error::success();
   unsigned Member = 0;
@@ -326,8 +327,8 @@ Error Scanner::scanArchive(llvm::MemoryBufferRef Buf, unsigned Input,
     }
   }
   if (Err)
-    return failure(Buf.getBufferIdentifier() + ": bad archive: " +
-                   llvm::toString(std::move(Err)));
+    return failure(Buf.getBufferIdentifier() +
+                   ": bad archive: " + llvm::toString(std::move(Err)));
   return Error::success();
 }
 
@@ -349,8 +350,8 @@ template <class ELFT>
 Error Scanner::scanELFT(llvm::MemoryBufferRef Buf, const Unit &U) {
   StringRef Name = Buf.getBufferIdentifier();
   auto Corrupt = [&](Error E) {
-    return failure(Name + ": corrupt ELF file: " +
-                   llvm::toString(std::move(E)));
+    return failure(Name +
+                   ": corrupt ELF file: " + llvm::toString(std::move(E)));
   };
   auto FileOrErr = llvm::object::ELFFile<ELFT>::create(Buf.getBuffer());
   if (!FileOrErr)
@@ -360,9 +361,9 @@ Error Scanner::scanELFT(llvm::MemoryBufferRef Buf, const Unit &U) {
   if (Hdr.e_type != llvm::ELF::ET_REL)
     return Error::success(); // shared objects hold no entries
   if (!Target)
-    Target = kl_elf_target{ELFT::Is64Bits,
-                           ELFT::Endianness == llvm::endianness::big,
-                           Hdr.e_machine, Hdr.e_flags};
+    Target =
+        kl_elf_target{ELFT::Is64Bits, ELFT::Endianness == llvm::endianness::big,
+                      Hdr.e_machine, Hdr.e_flags};
   auto SectionsOrErr = F.sections();
   if (!SectionsOrErr)
     return Corrupt(SectionsOrErr.takeError());
@@ -437,7 +438,8 @@ Error Scanner::scanELFT(llvm::MemoryBufferRef Buf, const Unit &U) {
       continue;
     Names.push_back(*SymName);
     StringRef &Best = Found[SlotOf[Sym.st_shndx]].Symbol;
-    if (Best.empty() || (betterEntrySymbol(*SymName) && !betterEntrySymbol(Best)))
+    if (Best.empty() ||
+        (betterEntrySymbol(*SymName) && !betterEntrySymbol(Best)))
       Best = *SymName;
   }
   std::sort(Names.begin(), Names.end()); // inlined compares: no qsort()
@@ -570,8 +572,8 @@ Error Scanner::scanBitcode(llvm::MemoryBufferRef Buf, const Unit &U) {
   StringRef Name = Buf.getBufferIdentifier();
   auto ModsOrErr = llvm::getBitcodeModuleList(Buf);
   if (!ModsOrErr)
-    return failure(Name + ": bad bitcode: " +
-                   llvm::toString(ModsOrErr.takeError()));
+    return failure(Name +
+                   ": bad bitcode: " + llvm::toString(ModsOrErr.takeError()));
   if (ModsOrErr->empty())
     return failure(Name + ": bad bitcode: no module in the file");
   unsigned Seq = 0;
@@ -580,8 +582,8 @@ Error Scanner::scanBitcode(llvm::MemoryBufferRef Buf, const Unit &U) {
     auto MOrErr = BM.getLazyModule(Ctx, /*ShouldLazyLoadMetadata=*/true,
                                    /*IsImporting=*/false);
     if (!MOrErr)
-      return failure(Name + ": bad bitcode: " +
-                     llvm::toString(MOrErr.takeError()));
+      return failure(Name +
+                     ": bad bitcode: " + llvm::toString(MOrErr.takeError()));
     llvm::Module &M = **MOrErr;
     if (BitcodeTriple.empty())
       BitcodeTriple = M.getTargetTriple();

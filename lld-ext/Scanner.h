@@ -1,4 +1,4 @@
-//===- Scanner.h - reads table sections out of the link's inputs -*- C++ -*-===//
+//===- Scanner.h - reads table sections out of the link inputs --*- C++ -*-===//
 //
 // Finds every table section (entries "<table>..<id>" and plain "<table>"
 // sections) in relocatable ELF objects, LLVM bitcode and archives (thin
@@ -45,8 +45,7 @@ public:
   /// Scans the file at `Path`, which sits at position `Input` of the link.
   /// Members of an archive count as lazily loaded unless `WholeArchive`.
   /// Shared objects and linker scripts hold no entries and are skipped.
-  llvm::Error scanFile(llvm::StringRef Path, unsigned Input,
-                       bool WholeArchive);
+  llvm::Error scanFile(llvm::StringRef Path, unsigned Input, bool WholeArchive);
 
   /// Same for a buffer already in memory; `Name` is used in messages.
   llvm::Error scanBuffer(llvm::MemoryBufferRef Buf, unsigned Input,
@@ -54,8 +53,7 @@ public:
 
   /// Reads the entry sections a module asm string switches to, as for a
   /// bitcode file at position `Input`.
-  void scanAsmText(llvm::StringRef Asm, llvm::StringRef Triple,
-                   unsigned Input);
+  void scanAsmText(llvm::StringRef Asm, llvm::StringRef Triple, unsigned Input);
 
   /// For the fuzzer: LLVM 19's bitcode reader is not memory-safe on
   /// malformed input (klto's fuzzer found it reading past its string table
@@ -92,8 +90,8 @@ private:
   template <class ELFT>
   llvm::Error scanELFT(llvm::MemoryBufferRef Buf, const Unit &U);
   llvm::Error scanBitcode(llvm::MemoryBufferRef Buf, const Unit &U);
-  void scanModuleAsm(llvm::StringRef Asm, llvm::StringRef Triple,
-                     const Unit &U, unsigned &Seq);
+  void scanModuleAsm(llvm::StringRef Asm, llvm::StringRef Triple, const Unit &U,
+                     unsigned &Seq);
   /// The entry a table section's name describes, parsed, its name saved;
   /// none for other sections.
   std::optional<kl_entry> tableEntry(llvm::StringRef Section);

@@ -45,8 +45,8 @@ struct kl_entry {
   unsigned table_rank;
   /* Filled by kl_order_compute. */
   bool by_position; /* its file holds several modules' entries */
-  bool orderable; /* `symbol` names this entry alone in the link */
-  bool shadowed;  /* a later archive member's copy of an ordered entry */
+  bool orderable;   /* `symbol` names this entry alone in the link */
+  bool shadowed;    /* a later archive member's copy of an ordered entry */
 };
 
 struct kl_order {

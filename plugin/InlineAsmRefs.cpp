@@ -44,8 +44,8 @@ static StringSet<> namesFromIR(Module &M) {
       if (auto *CB = dyn_cast<CallBase>(&I))
         if (auto *IA = dyn_cast<InlineAsm>(CB->getCalledOperand())) {
           const std::string &S = IA->getAsmString();
-          klto_asm_operand_names(S.data(), S.size(), Dialect, true,
-                                 collectName, &Mentioned);
+          klto_asm_operand_names(S.data(), S.size(), Dialect, true, collectName,
+                                 &Mentioned);
         }
   StringSet<> Names;
   for (const auto &E : Mentioned)
@@ -80,9 +80,9 @@ void keepInlineAsmRefs(NamingContext &Ctx, const SourceFacts *Facts) {
       // Only the symbol matters, not its type: the linker and LTO resolve it
       // by name against the real definition.
       if (Functions.count(Name))
-        GV = Function::Create(FunctionType::get(Type::getVoidTy(M.getContext()),
-                                                false),
-                              GlobalValue::ExternalLinkage, Name, M);
+        GV = Function::Create(
+            FunctionType::get(Type::getVoidTy(M.getContext()), false),
+            GlobalValue::ExternalLinkage, Name, M);
       else
         GV = new GlobalVariable(M, Type::getInt8Ty(M.getContext()), false,
                                 GlobalValue::ExternalLinkage, nullptr, Name);

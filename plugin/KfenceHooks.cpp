@@ -30,11 +30,13 @@ namespace klto {
 /// the whole process. The archive holds only the hooks.
 static const char *const RuntimeLibrary = "libkfence.a";
 
+// clang-format off
 static const char *const LibcAllocators[] = {
     "malloc",        "calloc",   "realloc", "reallocarray",
     "free",          "aligned_alloc", "posix_memalign", "memalign",
     "valloc",        "pvalloc",  "malloc_usable_size",
 };
+// clang-format on
 
 /// operator new and delete of the Itanium ABI on 64-bit targets, each with
 /// a hook in the runtime's hooks_cxx.c.
@@ -175,19 +177,20 @@ static SmallPtrSet<User *, 16> inlineFastPaths(Module &M, Function &F) {
       // Branch on the borrow, not on the new value: the x86 backend then
       // folds load, decrement, store and test into `subl $1, %fs:..; jb`.
       GlobalVariable *Countdown = Global("__kfence_countdown", I32, true);
-      Value *Sub = B.CreateBinaryIntrinsic(Intrinsic::usub_with_overflow,
-                                           B.CreateLoad(I32, Countdown),
-                                           B.getInt32(1));
+      Value *Sub =
+          B.CreateBinaryIntrinsic(Intrinsic::usub_with_overflow,
+                                  B.CreateLoad(I32, Countdown), B.getInt32(1));
       B.CreateStore(B.CreateExtractValue(Sub, 0), Countdown);
       Slow = B.CreateExtractValue(Sub, 1);
-      SlowFn = M.getOrInsertFunction("__kfence_malloc_sampled",
-                                     F.getFunctionType());
+      SlowFn =
+          M.getOrInsertFunction("__kfence_malloc_sampled", F.getFunctionType());
     } else {
       Value *Pool = B.CreateLoad(PtrTy, Global("__kfence_pool", PtrTy, false));
       Value *Size =
           B.CreateLoad(IntPtr, Global("__kfence_pool_size", IntPtr, false));
-      Value *Offset = B.CreateSub(B.CreatePtrToInt(CI->getArgOperand(0), IntPtr),
-                                  B.CreatePtrToInt(Pool, IntPtr));
+      Value *Offset =
+          B.CreateSub(B.CreatePtrToInt(CI->getArgOperand(0), IntPtr),
+                      B.CreatePtrToInt(Pool, IntPtr));
       Slow = B.CreateICmpULT(Offset, Size);
       SlowFn = M.getOrInsertFunction("__kfence_free", F.getFunctionType());
     }
@@ -210,16 +213,15 @@ void redirectAllocations(NamingContext &Ctx) {
     // other use (other calls, function pointers) goes to the hook.
     SmallPtrSet<User *, 16> FastCalls = inlineFastPaths(M, F);
     if (F.getNumUses() > FastCalls.size()) {
-      FunctionCallee Hook = M.getOrInsertFunction(
-          HookName, F.getFunctionType(), F.getAttributes());
+      FunctionCallee Hook = M.getOrInsertFunction(HookName, F.getFunctionType(),
+                                                  F.getAttributes());
       F.replaceUsesWithIf(Hook.getCallee(), [&FastCalls](Use &U) {
         return !FastCalls.count(U.getUser());
       });
     }
     Changed = true;
-    std::string Msg = ("calls to '" + F.getName() + "' go to '" + HookName +
-                       "'")
-                          .str();
+    std::string Msg =
+        ("calls to '" + F.getName() + "' go to '" + HookName + "'").str();
     if (!FastCalls.empty())
       Msg += " (" + std::to_string(FastCalls.size()) +
              " with the fast path inline)";

@@ -38,8 +38,8 @@ class ClangReporter : public Reporter {
 public:
   ClangReporter(CompilerInstance &CI, bool Verbose)
       : CI(CI), Verbose(Verbose),
-        RemarksOn(CI.getCodeGenOpts().OptimizationRemark.patternMatches(
-            "klto")) {}
+        RemarksOn(
+            CI.getCodeGenOpts().OptimizationRemark.patternMatches("klto")) {}
 
   void report(Level L, Site Where, const llvm::Twine &Msg) override {
     if (L == Level::Remark && !wantsRemarks())
@@ -58,10 +58,10 @@ public:
     }
     if (L == Level::Error)
       HadError = true;
-    D.Report(Loc, L == Level::Error
-                      ? D.getCustomDiagID(DiagnosticsEngine::Error, "klto: %0")
-                      : D.getCustomDiagID(DiagnosticsEngine::Warning,
-                                          "klto: %0"))
+    D.Report(Loc,
+             L == Level::Error
+                 ? D.getCustomDiagID(DiagnosticsEngine::Error, "klto: %0")
+                 : D.getCustomDiagID(DiagnosticsEngine::Warning, "klto: %0"))
         << Text;
   }
 
@@ -111,8 +111,7 @@ public:
 
   bool VisitGCCAsmStmt(GCCAsmStmt *S) {
     StringRef Asm = S->getAsmString()->getString();
-    klto_asm_operand_names(Asm.data(), Asm.size(), Dialect, true, onName,
-                           this);
+    klto_asm_operand_names(Asm.data(), Asm.size(), Dialect, true, onName, this);
     return true;
   }
 

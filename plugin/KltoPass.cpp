@@ -107,8 +107,8 @@ PreservedAnalyses KltoPass::run(Module &M, ModuleAnalysisManager &) {
 
   std::shared_ptr<Reporter> Diags = this->Diags;
   if (!Diags)
-    Diags = makeLLVMReporter(M.getContext(), M.getSourceFileName(),
-                             Opts.Verbose);
+    Diags =
+        makeLLVMReporter(M.getContext(), M.getSourceFileName(), Opts.Verbose);
   NamingContext Ctx(M, Opts, chooseModName(Opts, Facts.get(), M), *Diags);
 
   nameEntries(Ctx, Facts.get());

@@ -19,8 +19,7 @@ using namespace llvm;
 
 namespace klto {
 
-ModuleAsmRewriter::ModuleAsmRewriter(NamingContext &Ctx)
-    : Ctx(Ctx) {
+ModuleAsmRewriter::ModuleAsmRewriter(NamingContext &Ctx) : Ctx(Ctx) {
   Opts.dialect = klto_asm_dialect_for_triple(Ctx.M.getTargetTriple().c_str());
   Opts.modname = toKStr(Ctx.ModName);
   Opts.tables = Ctx.tables();
@@ -70,12 +69,11 @@ void ModuleAsmRewriter::entry(void *P, const klto_asm_entry *E) {
   Where.Fn = Self->Ctx.M.getFunction(Fn);
   if (E->chunk < Self->ChunkDecls.size())
     Where.Decl = Self->ChunkDecls[E->chunk];
-  Self->Ctx.remark(Where, "asm entry registering '" + Fn + "' now in section '" +
-                              E->section + "'" +
-                              (E->label ? Twine(" as '") + E->label + "'"
-                                        : Twine("")) +
-                              (E->stub ? Twine(" through stub '") + E->stub + "'"
-                                       : Twine("")));
+  Self->Ctx.remark(
+      Where,
+      "asm entry registering '" + Fn + "' now in section '" + E->section + "'" +
+          (E->label ? Twine(" as '") + E->label + "'" : Twine("")) +
+          (E->stub ? Twine(" through stub '") + E->stub + "'" : Twine("")));
 }
 
 void ModuleAsmRewriter::labelRenamed(void *P, klto_str Old, const char *New,

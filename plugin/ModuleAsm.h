@@ -1,4 +1,4 @@
-//===- ModuleAsm.h - rewrite module asm for LTO ------------------*- C++ -*-===//
+//===- ModuleAsm.h - rewrite module asm for LTO -----------------*- C++ -*-===//
 //
 // The IR side of libkltocore's asm rewriter: answers its questions about
 // names from the module, turns its requests into stubs and aliases, and

@@ -54,10 +54,10 @@ bool Options::parse(const std::string &ArgStr, std::string &Error) {
         (Name == "table" ? Tables : KfenceAllocators).push_back(Item.str());
     return true;
   }
-  if (!HasValue && (isFlag("stubs", Arg, Stubs) ||
-                    isFlag("keep-asm-refs", Arg, KeepAsmRefs) ||
-                    isFlag("verbose", Arg, Verbose) ||
-                    isFlag("kfence", Arg, Kfence)))
+  if (!HasValue &&
+      (isFlag("stubs", Arg, Stubs) ||
+       isFlag("keep-asm-refs", Arg, KeepAsmRefs) ||
+       isFlag("verbose", Arg, Verbose) || isFlag("kfence", Arg, Kfence)))
     return true;
   // C++ operators only make sense with the C hooks: one implies the other.
   if (!HasValue && isFlag("kfence-cxx", Arg, KfenceCxx)) {

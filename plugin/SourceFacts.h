@@ -1,4 +1,4 @@
-//===- SourceFacts.h - what the front end knows and the IR lacks -*- C++ -*-===//
+//===- SourceFacts.h - what the front end knows, the IR lacks ---*- C++ -*-===//
 //
 // The IR has no KBUILD_MODNAME, no macro expansion lines and no boundaries
 // between file-scope asm statements; the Clang side collects them and hands

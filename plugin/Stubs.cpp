@@ -68,10 +68,9 @@ GlobalValue *getOrCreateAlias(GlobalValue &Target, StringRef Name) {
   Module &M = *Target.getParent();
   if (GlobalValue *Existing = M.getNamedValue(Name))
     return Existing;
-  auto *Alias = GlobalAlias::create(Target.getValueType(),
-                                    Target.getAddressSpace(),
-                                    GlobalValue::ExternalLinkage, Name,
-                                    &Target, &M);
+  auto *Alias =
+      GlobalAlias::create(Target.getValueType(), Target.getAddressSpace(),
+                          GlobalValue::ExternalLinkage, Name, &Target, &M);
   Alias->setVisibility(GlobalValue::HiddenVisibility);
   Alias->setDSOLocal(true);
   appendToCompilerUsed(M, {Alias});

@@ -1,7 +1,8 @@
 //===- VarEntries.cpp - unique names for C-variable table entries ---------===//
 //
 // Pre-5.12 Linux registers an initcall as
-//   static initcall_t __initcall_foo6 __used __section(".initcall6.init") = foo;
+//   static initcall_t __initcall_foo6 __used __section(".initcall6.init") =
+//   foo;
 // Under LTO every such variable lands in one merged section in whatever
 // order the LTO code generator emits them. Giving each its own
 // "<table>..<id>" section lets the linker restore the order; the symbol gets
@@ -62,7 +63,8 @@ std::vector<GlobalVariable *> findVarEntries(NamingContext &Ctx) {
 
 /// The function an entry registers: the first one its initializer names
 /// (a plain function pointer, or the hook field of a fixup-like struct).
-static const GlobalValue *registeredFunction(const Constant *C, unsigned Depth) {
+static const GlobalValue *registeredFunction(const Constant *C,
+                                             unsigned Depth) {
   if (!C || Depth > 8)
     return nullptr;
   const Value *V = C->stripPointerCasts();
@@ -101,8 +103,8 @@ void nameVarEntry(NamingContext &Ctx, GlobalVariable &GV,
     return;
   }
   char Id[1024];
-  size_t N = klto_format_id(Id, sizeof(Id), toKStr(Ctx.ModName), Counter,
-                            Line, toKStr(FnName));
+  size_t N = klto_format_id(Id, sizeof(Id), toKStr(Ctx.ModName), Counter, Line,
+                            toKStr(FnName));
   if (N >= sizeof(Id)) {
     Ctx.Diags.report(Reporter::Level::Error, Where,
                      "the id of entry '" + GV.getName() + "' is too long");
