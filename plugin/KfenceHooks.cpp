@@ -131,10 +131,9 @@ static CallInst *splitCall(CallInst *CI, Value *Slow, FunctionCallee SlowFn,
 
 /// malloc and free are the hot ones: their fast paths go inline into the
 /// program, so that an unsampled malloc or a free of C library memory costs
-/// the same call as without KFENCE plus a few instructions (a thread-local
-/// decrement and a branch on its borrow; a subtraction and compare against
-/// the pool),
-/// instead of a second call level through the hook.
+/// the same call as without KFENCE plus two instructions (a thread-local
+/// decrement and a branch on its borrow; a compare against the pool's start
+/// and a branch), instead of a second call level through the hook.
 /// Returns the fast calls, which stay calls of F.
 static SmallPtrSet<User *, 16> inlineFastPaths(Module &M, Function &F) {
   SmallPtrSet<User *, 16> FastCalls;
@@ -144,16 +143,15 @@ static SmallPtrSet<User *, 16> inlineFastPaths(Module &M, Function &F) {
   SmallVector<CallInst *, 16> Calls = inlinableCalls(F);
   LLVMContext &C = M.getContext();
   const DataLayout &DL = M.getDataLayout();
-  Type *I32 = Type::getInt32Ty(C), *PtrTy = PointerType::getUnqual(C);
+  Type *I32 = Type::getInt32Ty(C);
   Type *IntPtr = DL.getIntPtrType(C);
   // An executable links the runtime in (libkfence.a, requested by
   // redirectAllocations), so it can address the runtime's variables
   // directly: the countdown at a fixed offset from the thread pointer, the
-  // pool bounds PC-relative. That takes the GOT loads and the registers
-  // holding their results out of every loop that allocates (3 of the 12
-  // instructions the fast paths add per malloc+free pair in
-  // bench/kfence/malloc_bench.c). A shared object goes through the GOT, so
-  // that all modules of a process bind to the same runtime.
+  // free threshold PC-relative. That keeps GOT loads, and the registers
+  // holding their results, out of every loop that allocates. A shared
+  // object goes through the GOT, so that all modules of a process bind to
+  // the same runtime.
   bool InExecutable = M.getPICLevel() == PICLevel::NotPIC ||
                       M.getPIELevel() != PIELevel::Default;
   auto Global = [&](StringRef Name, Type *Ty, bool TLS) {
@@ -185,13 +183,13 @@ static SmallPtrSet<User *, 16> inlineFastPaths(Module &M, Function &F) {
       SlowFn =
           M.getOrInsertFunction("__kfence_malloc_sampled", F.getFunctionType());
     } else {
-      Value *Pool = B.CreateLoad(PtrTy, Global("__kfence_pool", PtrTy, false));
-      Value *Size =
-          B.CreateLoad(IntPtr, Global("__kfence_pool_size", IntPtr, false));
-      Value *Offset =
-          B.CreateSub(B.CreatePtrToInt(CI->getArgOperand(0), IntPtr),
-                      B.CreatePtrToInt(Pool, IntPtr));
-      Slow = B.CreateICmpULT(Offset, Size);
+      // One compare, not a range check: the runtime reserves the pool
+      // above the heap, so nearly every pointer lies below the threshold;
+      // __kfence_free tests the rest exactly.
+      Value *Threshold = B.CreateLoad(
+          IntPtr, Global("__kfence_free_threshold", IntPtr, false));
+      Slow = B.CreateICmpUGE(B.CreatePtrToInt(CI->getArgOperand(0), IntPtr),
+                             Threshold);
       SlowFn = M.getOrInsertFunction("__kfence_free", F.getFunctionType());
     }
     FastCalls.insert(splitCall(CI, Slow, SlowFn, F));

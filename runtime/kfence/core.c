@@ -19,6 +19,11 @@
 
 char *__kfence_pool;
 size_t __kfence_pool_size;
+uintptr_t __kfence_free_threshold = UINTPTR_MAX;
+/* The pool's address space, reserved at program start (setup_sampling),
+ * and why that failed if it did. */
+static char *pool_reservation;
+static int reservation_errno;
 struct kfence_metadata *kfence_metadata;
 size_t kfence_page_size;
 _Atomic int kfence_state;
@@ -464,6 +469,21 @@ static void after_fork_child(void) {
   kfence_sampling_after_fork_child();
 }
 
+/* Objects and guard pages, each a page: see docs/kfence.md, "The pool". */
+static size_t pool_bytes(void) {
+  return (kfence_opts.num_objects + 1) * 2 * kfence_page_size;
+}
+
+/*
+ * The pool and one more guard page: an odd number of pages is never a
+ * multiple of 2 MiB, and Linux aligns anonymous mappings that are to a
+ * 2 MiB boundary (for transparent huge pages), leaving a hole above the
+ * pool where later mappings would land.
+ */
+static size_t reservation_bytes(void) {
+  return pool_bytes() + kfence_page_size;
+}
+
 static void *map_or_null(size_t size, int prot) {
   void *p = mmap(NULL, size, prot, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
                  -1, 0);
@@ -476,6 +496,15 @@ static bool setup_sampling(void) {
   if (!kfence_opts.sample_interval && !kfence_opts.sample_rate)
     return false;
   kfence_page_size = (size_t)sysconf(_SC_PAGESIZE);
+  /*
+   * Reserve the pool's address space now, not when it is set up: mmap()
+   * hands out addresses from the top down, so the heap memory the program
+   * maps later lies below the pool, where the inline free test
+   * (ptr >= __kfence_free_threshold) sends it straight to the C library.
+   * One mmap(); no pages, no VMA per page yet.
+   */
+  pool_reservation = map_or_null(reservation_bytes(), PROT_NONE);
+  reservation_errno = errno;
   kfence_sampling_init();
   /* Before any pool: a child must not sample what its parent samples. */
   pthread_atfork(before_fork, after_fork_parent, after_fork_child);
@@ -486,32 +515,36 @@ static bool setup_sampling(void) {
  * unwinder and the fault handler. */
 static bool setup_pool(void) {
   size_t n = kfence_opts.num_objects;
-  size_t pool_size = (n + 1) * 2 * kfence_page_size;
-  char *pool = map_or_null(pool_size, PROT_NONE);
+  size_t pool_size = pool_bytes();
+  char *pool = pool_reservation;
   size_t meta_size = n * sizeof(struct kfence_metadata) + pool_size / kfence_page_size;
   char *meta = map_or_null(meta_size, PROT_READ | PROT_WRITE);
   if (!pool || !meta) {
+    if (!pool)
+      errno = reservation_errno;
     fprintf(stderr, "kfence: cannot map the pool (%zu bytes): %s; disabled\n",
             pool_size + meta_size, strerror(errno));
     if (pool)
-      munmap(pool, pool_size);
+      munmap(pool, reservation_bytes());
     if (meta)
       munmap(meta, meta_size);
     return false;
   }
   /* Object pages must stay page-sized: no transparent huge pages here. */
-  madvise(pool, pool_size, MADV_NOHUGEPAGE);
+  madvise(pool, reservation_bytes(), MADV_NOHUGEPAGE);
   /*
    * Give guard pages other VMA flags than object pages (they are useless in
    * a core dump anyway). Then no two neighbouring pages can share a VMA and
    * mprotect() of an object page changes its own VMA in place, instead of
    * splitting a VMA at every allocation and merging it back at every free:
    * that halves the cost of a guarded allocation + free. The price is a
-   * fixed (num_objects + 1) * 2 - 1 mappings.
+   * fixed (num_objects + 1) * 2 - 1 mappings. The reservation's extra page
+   * joins the last guard page's VMA.
    */
   madvise(pool, 2 * kfence_page_size, MADV_DONTDUMP);
   for (size_t i = 0; i < n; i++)
     madvise(pool + (2 * i + 3) * kfence_page_size, kfence_page_size, MADV_DONTDUMP);
+  madvise(pool + pool_size, kfence_page_size, MADV_DONTDUMP);
   kfence_metadata = (struct kfence_metadata *)meta;
   guard_open = (uint8_t *)(meta + n * sizeof(struct kfence_metadata));
   for (unsigned i = 0; i < n; i++)
@@ -520,6 +553,7 @@ static bool setup_pool(void) {
   kfence_report_init();
   __kfence_pool = pool;
   __kfence_pool_size = pool_size;
+  __kfence_free_threshold = (uintptr_t)pool;
   kfence_fault_install();
   return true;
 }

@@ -2,8 +2,8 @@
 // function pointers alike) goes to the runtime's __kfence_* hooks, and the
 // module asks the linker for libkfence; without it nothing changes. Direct
 // calls of malloc and free get their fast path inline instead: a
-// thread-local countdown (malloc) or a pool range check (free) picks
-// between the C library's function and the runtime's slow path.
+// thread-local countdown (malloc) or a compare against the pool's start
+// (free) picks between the C library's function and the runtime's slow path.
 // RUN: %clang -O0 -S -emit-llvm -fplugin=%plugin -fplugin-arg-klto-kfence \
 // RUN:   -fplugin-arg-klto-kfence-alloc=my_alloc,my_release:free %s -o - | FileCheck %s
 // RUN: %clang -O0 -S -emit-llvm -fplugin=%plugin %s -o - | FileCheck %s --check-prefix=OFF
@@ -40,13 +40,11 @@ int main(void) {
 }
 // CHECK: @allocator = {{.*}}global ptr @__kfence_malloc
 // CHECK: @__kfence_countdown = external dso_local thread_local(localexec) global i32
-// CHECK: @__kfence_pool = external dso_local global ptr
-// CHECK: @__kfence_pool_size = external dso_local global i64
+// CHECK: @__kfence_free_threshold = external dso_local global i64
 // EXE: @__kfence_countdown = external dso_local thread_local(localexec) global i32
-// EXE: @__kfence_pool = external dso_local global ptr
+// EXE: @__kfence_free_threshold = external dso_local global i64
 // DSO: @__kfence_countdown = external thread_local(initialexec) global i32
-// DSO: @__kfence_pool = external global ptr
-// DSO: @__kfence_pool_size = external global i64
+// DSO: @__kfence_free_threshold = external global i64
 // CHECK-LABEL: define {{.*}}@main(
 // CHECK: %[[OLD:[0-9]+]] = load i32, ptr @__kfence_countdown
 // CHECK-NEXT: %[[SUB:[0-9]+]] = call { i32, i1 } @llvm.usub.with.overflow.i32(i32 %[[OLD]], i32 1)
@@ -62,9 +60,9 @@ int main(void) {
 // CHECK: call {{.*}}@__kfence_realloc(
 // CHECK: call {{.*}}@__kfence_posix_memalign(
 // CHECK: call {{.*}}@__kfence_malloc_usable_size(
-// CHECK: %[[POOL:[0-9]+]] = load ptr, ptr @__kfence_pool
-// CHECK-NEXT: %[[SIZE:[0-9]+]] = load i64, ptr @__kfence_pool_size
-// CHECK: %[[IN:[0-9]+]] = icmp ult i64 %{{[0-9]+}}, %[[SIZE]]
+// CHECK: %[[THRESHOLD:[0-9]+]] = load i64, ptr @__kfence_free_threshold
+// CHECK-NEXT: %[[P:[0-9]+]] = ptrtoint ptr %{{[0-9]+}} to i64
+// CHECK-NEXT: %[[IN:[0-9]+]] = icmp uge i64 %[[P]], %[[THRESHOLD]]
 // CHECK-NEXT: br i1 %[[IN]], label %{{[0-9]+}}, label %{{[0-9]+}}, !prof ![[UNLIKELY]]
 // CHECK: call void @__kfence_free(
 // CHECK: call void @free(
@@ -80,15 +78,16 @@ int main(void) {
 // ASM-NEXT: jb
 // ASM-NOT: {{^}}[a-z_]+:
 // ASM: callq malloc@PLT
-// ASM: subq __kfence_pool(%rip), %[[DIFF:[a-z0-9]+]]
-// ASM-NEXT: cmpq __kfence_pool_size(%rip), %[[DIFF]]
-// ASM-NEXT: jb
+// ASM: cmpq %[[PTR:[a-z0-9]+]], __kfence_free_threshold(%rip)
+// ASM-NEXT: jbe
+// ASM-NEXT: # %bb
+// ASM-NEXT: movq %[[PTR]], %rdi
 // ASM-NOT: {{^}}[a-z_]+:
 // ASM: callq free@PLT
 // DSO-ASM-LABEL: main:
 // DSO-ASM: movq __kfence_countdown@GOTTPOFF(%rip), %[[TP:[a-z0-9]+]]
 // DSO-ASM: subl $1, %fs:(%[[TP]])
 // DSO-ASM-NEXT: jb
-// DSO-ASM: __kfence_pool@GOTPCREL(%rip)
+// DSO-ASM: __kfence_free_threshold@GOTPCREL(%rip)
 // OFF-NOT: __kfence
 // BAD: error: klto: kfence-alloc='my_alloc:strdup': 'strdup' is not a C library allocation function

@@ -29,9 +29,17 @@ extern char *__kfence_pool;
 extern size_t __kfence_pool_size;
 
 /*
+ * UINTPTR_MAX until the pool exists, then its start. The free() fast path
+ * the plugin inlines is one compare against it: pointers below go to the C
+ * library, the rest to __kfence_free(), which tests is_kfence_address().
+ * The pool's address space is reserved at program start and mmap() works
+ * from the top down, so heap memory mapped later lies below it.
+ */
+extern uintptr_t __kfence_free_threshold;
+
+/*
  * Is @addr inside the KFENCE pool (object, guard page or metadata-free page)?
- * Cost: two loads from one cache line, a subtraction and a compare; this is
- * what free() pays for every pointer that KFENCE did not allocate.
+ * Cost: two loads from one cache line, a subtraction and a compare.
  */
 static inline bool is_kfence_address(const void *addr) {
   return (uintptr_t)addr - (uintptr_t)__kfence_pool < __kfence_pool_size;
