@@ -7,9 +7,10 @@
  *
  * Fast path of an allocation: kfence_sample_hit() then the C library's
  * function. Fast path of a free: is_kfence_address() then the C library's.
- * For direct calls of malloc and free the plugin inlines those two checks
- * into the program and calls __kfence_malloc_sampled or __kfence_free only
- * when they fire.
+ * For direct calls of malloc and free the plugin inlines cheaper versions
+ * into the program (the same countdown; for free, one compare against
+ * __kfence_free_threshold) and calls __kfence_malloc_sampled or
+ * __kfence_free only when they fire.
  * Each hook passes its return address down so that stacks start in the
  * program, not in the runtime.
  */
