@@ -148,9 +148,9 @@ void kfence_sampling_init(void) {
 }
 
 unsigned kfence_sample_slow(void) {
-  /* Allocations since the last refill, this one included: the countdown
-   * has just wrapped to UINT32_MAX. */
-  int32_t used = self.budget - (int32_t)(__kfence_countdown + 1);
+  /* Allocations since the last refill, this one included: only a
+   * kfence_sample_hit() that borrowed leads here, so the whole budget. */
+  int32_t used = self.budget;
   if (used < 1)
     used = 1;
   if (!self.seeded) {
