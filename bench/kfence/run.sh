@@ -45,17 +45,26 @@ ln -sf hooks.0 "$out/hooks"
 
 median() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 
+# Runs configuration $1, layout $2, as `PROGRAM churn $churn_args`; the
+# words after $2 go in front of PROGRAM (a tool such as valgrind).
+run_config() {
+  local c=$1 l=$2
+  shift 2
+  case $c in
+  glibc) "$@" "$out/plain.$l" churn $churn_args ;;
+  klto-off) KFENCE_OPTIONS=sample_interval=0:sample_rate=0 "$@" "$out/hooks.$l" churn $churn_args ;;
+  klto-default) env -u KFENCE_OPTIONS "$@" "$out/hooks.$l" churn $churn_args ;;
+  klto-call) env -u KFENCE_OPTIONS "$@" "$out/hooks-call.$l" churn $churn_args ;;
+  klto-preload) env -u KFENCE_OPTIONS LD_PRELOAD="$build/lib/libkfence.so" "$@" "$out/plain.$l" churn $churn_args ;;
+  scudo) LD_PRELOAD=$scudo SCUDO_OPTIONS=GWP_ASAN_Enabled=false "$@" "$out/plain.$l" churn $churn_args ;;
+  scudo-gwp) LD_PRELOAD=$scudo SCUDO_OPTIONS=GWP_ASAN_Enabled=true "$@" "$out/plain.$l" churn $churn_args ;;
+  esac
+}
+
 # One churn figure (ns per malloc+free) for configuration $1, layout $2.
 churn() {
-  case $1 in
-  glibc) "$out/plain.$2" churn "$ops" ;;
-  klto-off) KFENCE_OPTIONS=sample_interval=0:sample_rate=0 "$out/hooks.$2" churn "$ops" ;;
-  klto-default) env -u KFENCE_OPTIONS "$out/hooks.$2" churn "$ops" ;;
-  klto-call) env -u KFENCE_OPTIONS "$out/hooks-call.$2" churn "$ops" ;;
-  klto-preload) env -u KFENCE_OPTIONS LD_PRELOAD="$build/lib/libkfence.so" "$out/plain.$2" churn "$ops" ;;
-  scudo) LD_PRELOAD=$scudo SCUDO_OPTIONS=GWP_ASAN_Enabled=false "$out/plain.$2" churn "$ops" ;;
-  scudo-gwp) LD_PRELOAD=$scudo SCUDO_OPTIONS=GWP_ASAN_Enabled=true "$out/plain.$2" churn "$ops" ;;
-  esac | awk '{print $2}'
+  churn_args=$ops
+  run_config "$1" "$2" | awk '{print $2}'
 }
 
 configs=${CONFIGS:-glibc klto-off klto-default klto-call klto-preload scudo scudo-gwp}
@@ -100,24 +109,23 @@ PY
 # difference between runs of 2N and N pairs, so start-up and exit cancel.
 if command -v valgrind >/dev/null; then
   echo "== instructions per malloc+free pair (callgrind, runs of 1 M and 500 k pairs)"
-  # per_pair ENV BINARY: ENV is one argument for env(1).
+  # Instructions of configuration $1 (layout 0) for $2 pairs, no warm-up.
   instructions() {
-    env "$1" valgrind --tool=callgrind --callgrind-out-file=/dev/null "$2" churn "$3" 0 2>&1 >/dev/null |
+    churn_args="$2 0"
+    run_config "$1" 0 valgrind --tool=callgrind --callgrind-out-file=/dev/null 2>&1 >/dev/null |
       sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
   }
   per_pair() {
-    awk -v a="$(instructions "$1" "$2" 1000000)" -v b="$(instructions "$1" "$2" 500000)" \
+    awk -v a="$(instructions "$1" 1000000)" -v b="$(instructions "$1" 500000)" \
       'BEGIN {printf "%.1f", (a - b) / 500000}'
   }
-  g=$(per_pair --unset=KFENCE_OPTIONS "$out/plain.0")
+  g=$(per_pair glibc)
   for c in $configs; do
     case $c in
-    glibc) n=$g ;;
-    klto-off) n=$(per_pair KFENCE_OPTIONS=sample_interval=0:sample_rate=0 "$out/hooks.0") ;;
-    klto-default) n=$(per_pair --unset=KFENCE_OPTIONS "$out/hooks.0") ;;
-    klto-call) n=$(per_pair --unset=KFENCE_OPTIONS "$out/hooks-call.0") ;;
-    *) continue ;; # preloaded allocators: callgrind runs them, but not usefully
+    # Preloaded allocators: callgrind runs them, but not usefully.
+    klto-preload | scudo*) continue ;;
     esac
+    n=$(per_pair "$c")
     awk -v c="$c" -v n="$n" -v g="$g" \
       'BEGIN {printf "%-13s %6.1f instructions per pair  %+5.1f vs glibc (%+.1f%%)\n", c, n, n - g, (n / g - 1) * 100}'
   done
