@@ -1,388 +1,425 @@
 //===- CommandLine.cpp - klto's options and the link's inputs -------------===//
 //
-// LLD's option table is internal to lldELF, so the options that take a
-// value are listed here (measured against ld.lld 19: each one consumes the
-// next argument when not written as --opt=value). Getting one wrong would
-// only make klto mistake a value for an input, or an input for a value;
-// LLD itself always sees the arguments unchanged.
+// Everything LLD's options mean is decided by LLD's own table; this file
+// only names the options klto must know about, by the names Options.td
+// gives them (an alias parses to the option it stands for), and follows
+// LLD's createFiles()/readFile() for where inputs come from.
 //
 //===----------------------------------------------------------------------===//
 #include "CommandLine.h"
 
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringSet.h"
-#include "llvm/Support/CommandLine.h"
+#include "lld/Common/CommonLinkerContext.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Option/ArgList.h"
+#include "llvm/Option/OptTable.h"
+#include "llvm/Option/Option.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/GlobPattern.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace lld::elf {
+// lld/ELF/Driver.h is not installed. liblldELF exports the class: a
+// GenericOptTable over LLD's Options.td with no data of its own.
+class ELFOptTable : public llvm::opt::GenericOptTable {
+public:
+  ELFOptTable();
+  llvm::opt::InputArgList parse(llvm::ArrayRef<const char *> Argv);
+};
+} // namespace lld::elf
 
 using llvm::StringRef;
+using llvm::opt::Arg;
+using llvm::opt::InputArgList;
+using llvm::opt::Option;
 
 namespace klto::ld {
 
-// clang-format off
-static const char *const ValueOptions[] = {
-    "F", "L", "Map", "O", "R", "T", "Tbss", "Tdata", "Ttext",
-    "android-memtag-mode", "auxiliary", "b", "call-graph-ordering-file",
-    "compress-debug-sections", "compress-sections", "dT", "default-script",
-    "defsym", "dependency-file", "dynamic-linker", "dynamic-list", "e",
-    "entry", "error-handling-script", "error-limit", "exclude-libs",
-    "export-dynamic-symbol", "export-dynamic-symbol-list", "f", "filter",
-    "fini", "format", "h", "hash-style", "image-base", "in-implib", "init",
-    "just-symbols", "keep-unique", "l", "library", "library-path",
-    "load-pass-plugin", "lto-known-safe-vtables", "m", "mllvm", "o",
-    "oformat", "opt-remarks-filename", "opt-remarks-format",
-    "opt-remarks-hotness-threshold", "opt-remarks-passes", "orphan-handling",
-    "out-implib", "output", "pack-dyn-relocs", "plugin", "plugin-opt",
-    "print-symbol-order", "remap-inputs", "reproduce",
-    "retain-symbols-file", "rpath", "rsp-quoting", "script",
-    "section-start", "shuffle-sections", "soname", "sort-section",
-    "split-stack-adjust-size", "symbol-ordering-file", "sysroot", "target2",
-    "thinlto-cache-dir", "thinlto-cache-policy", "thinlto-jobs",
-    "thinlto-single-module", "threads", "time-trace-granularity",
-    "trace-symbol", "u", "undefined", "undefined-glob",
-    "unresolved-symbols", "version-script", "warn-backrefs-exclude",
-    "why-extract", "wrap", "y", "z"};
-// clang-format on
+namespace {
+enum class KltoId {
+#define KLTO_FLAG(Id, Name, Help) Id,
+#define KLTO_VALUE(Id, Name, MetaVar, Help) Id,
+#include "KltoOptions.def"
+};
 
-/// Single-letter options that also take their value glued on: -lfoo.
-static bool takesJoinedValue(char C) {
-  return StringRef("FLORTbefhlmouyz").contains(C);
-}
+struct KltoOptionInfo {
+  KltoId Id;
+  const char *Name, *MetaVar, *Help;
+};
 
-/// Flags and =-only options: a single-dash one that starts like -l, -o
-/// or -z is still itself, not that option with a glued value.
-// clang-format off
-static const char *const OtherOptions[] = {
-    "Bdynamic", "Bno-symbolic", "Bshareable", "Bstatic", "Bsymbolic",
-    "Bsymbolic-functions", "Bsymbolic-non-weak",
-    "Bsymbolic-non-weak-functions", "E", "EB", "EL", "M", "N", "S", "V", "X",
-    "allow-multiple-definition", "allow-shlib-undefined",
-    "android-memtag-heap", "android-memtag-stack", "apply-dynamic-relocs",
-    "as-needed", "be8", "build-id", "call-graph-profile-sort", "call_shared",
-    "check-sections", "cmse-implib", "color-diagnostics", "cref",
-    "debug-names", "demangle", "dependent-libraries", "disable-new-dtags",
-    "discard-all", "discard-locals", "discard-none", "dn", "dy",
-    "eh-frame-hdr", "emit-relocs", "enable-new-dtags",
-    "enable-non-contiguous-regions", "end-group", "end-lib",
-    "error-unresolved-symbols", "execute-only", "export-dynamic",
-    "fat-lto-objects", "fatal-warnings", "fix-cortex-a53-843419",
-    "fix-cortex-a8", "force-group-allocation", "fortran-common", "gc-sections",
-    "gdb-index", "gnu-unique", "help", "icf", "ignore-data-address-equality",
-    "ignore-function-address-equality", "lto", "lto-CGO", "lto-O",
-    "lto-aa-pipeline", "lto-basic-block-address-map",
-    "lto-basic-block-sections", "lto-cs-profile-file",
-    "lto-cs-profile-generate", "lto-debug-pass-manager", "lto-emit-asm",
-    "lto-emit-llvm", "lto-newpm-passes", "lto-obj-path", "lto-partitions",
-    "lto-pgo-warn-mismatch", "lto-sample-profile",
-    "lto-unique-basic-block-section-names",
-    "lto-validate-all-vtables-have-type-infos", "lto-whole-program-visibility",
-    "merge-exidx-entries", "mmap-output-file", "n", "nmagic",
-    "no-allow-multiple-definition", "no-allow-shlib-undefined",
-    "no-apply-dynamic-relocs", "no-as-needed", "no-check-sections",
-    "no-color-diagnostics", "no-debug-names", "no-demangle",
-    "no-dependent-libraries", "no-dynamic-linker", "no-eh-frame-hdr",
-    "no-execute-only", "no-export-dynamic", "no-fat-lto-objects",
-    "no-fatal-warnings", "no-fortran-common", "no-gc-sections", "no-gdb-index",
-    "no-gnu-unique", "no-lto-basic-block-address-map",
-    "no-lto-pgo-warn-mismatch", "no-lto-unique-basic-block-section-names",
-    "no-lto-validate-all-vtables-have-type-infos",
-    "no-lto-whole-program-visibility", "no-merge-exidx-entries",
-    "no-mmap-output-file", "no-nmagic", "no-omagic", "no-optimize-bb-jumps",
-    "no-pcrel-optimize", "no-pie", "no-power10-stubs", "no-print-gc-sections",
-    "no-print-icf-sections", "no-relax", "no-relax-gp", "no-rosegment",
-    "no-toc-optimize", "no-undefined", "no-undefined-version",
-    "no-use-android-relr-tags", "no-warn-backrefs", "no-warn-common",
-    "no-warn-ifunc-textrel", "no-warn-mismatch", "no-warn-symbol-ordering",
-    "no-warnings", "no-whole-archive", "noinhibit-exec", "non_shared",
-    "nostdlib", "omagic", "opt-remarks-with-hotness", "optimize-bb-jumps",
-    "package-metadata", "pcrel-optimize", "pic-executable", "pic-veneer",
-    "pie", "pop-state", "power10-stubs", "print-archive-stats",
-    "print-gc-sections", "print-icf-sections", "print-map",
-    "print-memory-usage", "push-state", "q", "r", "relax", "relax-gp",
-    "relocatable", "remap-inputs-file", "rosegment", "s", "save-temps",
-    "shared", "start-group", "start-lib", "static", "strip-all", "strip-debug",
-    "t", "target1-abs", "target1-rel", "thinlto-emit-imports-files",
-    "thinlto-index-only", "thinlto-object-suffix-replace",
-    "thinlto-prefix-replace", "time-trace", "toc-optimize", "trace",
-    "undefined-version", "unique", "use-android-relr-tags", "v", "verbose",
-    "version", "vs-diagnostics", "w", "warn-backrefs", "warn-common",
-    "warn-ifunc-textrel", "warn-symbol-ordering", "warn-unresolved-symbols",
-    "whole-archive", "x",};
-// clang-format on
+const KltoOptionInfo KltoOptionTable[] = {
+#define KLTO_FLAG(Id, Name, Help) {KltoId::Id, Name, nullptr, Help},
+#define KLTO_VALUE(Id, Name, MetaVar, Help) {KltoId::Id, Name, MetaVar, Help},
+#include "KltoOptions.def"
+};
 
-static llvm::StringSet<> setOf(llvm::ArrayRef<const char *> Names) {
-  llvm::StringSet<> S;
-  for (const char *N : Names)
-    S.insert(N);
-  return S;
-}
-
-static bool isOtherOption(StringRef Name) {
-  static const llvm::StringSet<> Set = setOf(OtherOptions);
-  return Set.contains(Name) || Name.starts_with("lto-O") ||
-         Name.starts_with("lto-CGO") || Name.starts_with("plugin-opt");
-}
-
-static bool isValueOption(StringRef Name) {
-  static const llvm::StringSet<> Set = setOf(ValueOptions);
-  return Set.contains(Name);
-}
+/// One use of a klto option in the argument vector.
+struct KltoUse {
+  const KltoOptionInfo *Info;
+  StringRef Value;
+  bool HasValue;
+};
+} // namespace
 
 static llvm::Error failure(const llvm::Twine &Msg) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), Msg);
 }
 
-namespace {
-/// One argument split into option name and value the way LLD reads it.
-struct Arg {
-  StringRef Name;  // without dashes; empty for an input
-  StringRef Value; // the option's value, or the input path
-  bool HasValue = false;
-};
-
-/// State --push-state saves.
-struct InputState {
-  bool WholeArchive = false;
-  bool Static = false;
-};
-
-class Walker {
-public:
-  Walker(llvm::ArrayRef<const char *> Args) : Args(Args) {}
-
-  /// Next argument, or false at the end. `Raw` are the argv entries it used.
-  bool next(Arg &A, llvm::ArrayRef<const char *> &Raw) {
-    if (Pos >= Args.size())
-      return false;
-    size_t Begin = Pos;
-    StringRef S = Args[Pos++];
-    A = Arg();
-    if (!S.starts_with("-") || S == "-") {
-      A.Value = S;
-      Raw = Args.slice(Begin, 1);
-      return true;
-    }
-    bool Single = !S.starts_with("--");
-    StringRef Body = S.drop_front(Single ? 1 : 2);
-    auto [Name, Joined] = Body.split('=');
-    if (Body.size() > 1 && takesJoinedValue(Body[0]) && Name.size() == 1) {
-      // -L=/lib is -L with "=/lib": the sysroot marker.
-      A.Name = Body.take_front(1);
-      A.Value = Body.drop_front(1);
-      A.HasValue = true;
-    } else if (isValueOption(Name)) {
-      A.Name = Name;
-      A.HasValue = true;
-      if (Body.contains('='))
-        A.Value = Joined;
-      else if (Pos < Args.size())
-        A.Value = Args[Pos++];
-    } else if (Single && !Body.empty() && takesJoinedValue(Body[0]) &&
-               !isOtherOption(Name)) {
-      A.Name = Body.take_front(1);
-      A.Value = Body.drop_front(1);
-      A.HasValue = true;
-    } else {
-      A.Name = Name;
-      A.Value = Joined;
-      A.HasValue = Body.contains('=');
-    }
-    Raw = Args.slice(Begin, Pos - Begin);
-    return true;
-  }
-
-private:
-  llvm::ArrayRef<const char *> Args;
-  size_t Pos = 1;
-};
-} // namespace
-
-/// Takes a klto option out; returns false for anything else.
-static llvm::Expected<bool> takeKltoOption(llvm::ArrayRef<const char *> Args,
-                                           size_t &I, KltoOptions &K) {
-  StringRef S = Args[I];
-  if (!S.starts_with("-"))
-    return false;
-  StringRef Body = S.drop_while([](char C) { return C == '-'; });
-  auto Split = Body.split('=');
-  StringRef Name = Split.first, Joined = Split.second;
-  bool HasJoined = Body.contains('=');
-  auto Value = [&]() -> llvm::Expected<std::string> {
-    if (HasJoined)
-      return Joined.str();
-    if (I + 1 >= Args.size())
-      return failure("--" + Name + ": missing value");
-    return std::string(Args[++I]);
-  };
-  if (Name == "kinit-order" && !HasJoined) {
-    K.InitOrder = true;
-  } else if (Name == "kinit-order-map") {
-    auto V = Value();
-    if (!V)
-      return V.takeError();
-    K.OrderMap = *V;
-    K.InitOrder = true;
-  } else if (Name == "kinit-table") {
-    auto V = Value();
-    if (!V)
-      return V.takeError();
-    if (V->empty() || StringRef(*V).contains(".."))
-      return failure("--kinit-table=" + *V +
-                     ": expected a section name without \"..\"");
-    K.Tables.push_back(*V);
-  } else if (Name == "kmerge-sections" && !HasJoined) {
-    K.MergeSections = true;
-  } else if (Name == "kused-symbols") {
-    auto V = Value();
-    if (!V)
-      return V.takeError();
-    K.UsedSymbolFiles.push_back(*V);
-  } else if (Name == "kused-symbol") {
-    auto V = Value();
-    if (!V)
-      return V.takeError();
-    K.UsedSymbolNames.push_back(*V);
-  } else if (Name == "no-kused-symbols" && !HasJoined) {
-    K.UsedSymbols = false;
-  } else if (Name == "ksymversions" && !HasJoined) {
-    K.Symversions = true;
-  } else {
-    return false;
-  }
-  return true;
-}
-
-/// LLD's rule for -L and sysroot: "=dir" and "$SYSROOTdir" live in it.
-static std::string underSysroot(StringRef Dir, StringRef Sysroot) {
-  if (Dir.consume_front("="))
-    return (Sysroot + Dir).str();
-  if (Dir.consume_front("$SYSROOT"))
-    return (Sysroot + Dir).str();
-  return Dir.str();
-}
-
-/// LLD's library search: -l:name exactly, else libname.so (dynamic links)
-/// then libname.a in each directory. A shared library holds no entries, so
-/// finding one simply ends the search.
-static std::optional<std::string>
-findLibrary(StringRef Name, const std::vector<std::string> &Dirs, bool Static) {
-  for (const std::string &Dir : Dirs) {
-    llvm::SmallString<256> P;
-    if (Name.starts_with(":")) {
-      llvm::sys::path::append(P, Dir, Name.drop_front());
-      if (llvm::sys::fs::exists(P))
-        return std::string(P);
-      continue;
-    }
-    if (!Static) {
-      llvm::sys::path::append(P, Dir, "lib" + Name + ".so");
-      if (llvm::sys::fs::exists(P))
-        return std::string(P);
-      P.clear();
-    }
-    llvm::sys::path::append(P, Dir, "lib" + Name + ".a");
-    if (llvm::sys::fs::exists(P))
-      return std::string(P);
-  }
+/// `S` as a klto option (one or two dashes, "=value" or not).
+static std::optional<KltoUse> matchKlto(StringRef S) {
+  if (!S.consume_front("-"))
+    return std::nullopt;
+  S.consume_front("-");
+  auto [Name, Value] = S.split('=');
+  for (const KltoOptionInfo &O : KltoOptionTable)
+    if (Name == O.Name)
+      return KltoUse{&O, Value, S.contains('=')};
   return std::nullopt;
 }
 
-llvm::Expected<LinkLine> parseLinkLine(llvm::ArrayRef<const char *> Argv,
-                                       llvm::StringSaver &Saver) {
-  llvm::SmallVector<const char *, 256> Expanded(Argv.begin(), Argv.end());
-  if (!llvm::cl::ExpandResponseFiles(Saver, llvm::cl::TokenizeGNUCommandLine,
-                                     Expanded))
-    return failure("cannot expand response files");
-
-  LinkLine L;
-  std::vector<const char *> Rest;
-  for (size_t I = 0; I < Expanded.size(); ++I) {
-    if (I > 0) {
-      auto Taken = takeKltoOption(Expanded, I, L.Klto);
-      if (!Taken)
-        return Taken.takeError();
-      if (*Taken)
-        continue;
-    }
-    Rest.push_back(Expanded[I]);
+static llvm::Error apply(const KltoUse &U, KltoOptions &K) {
+  std::string Value = U.Value.str();
+  if (!U.Info->MetaVar && U.HasValue)
+    return failure(llvm::Twine("--") + U.Info->Name + " takes no value");
+  switch (U.Info->Id) {
+  case KltoId::InitOrder:
+    K.InitOrder = true;
+    break;
+  case KltoId::OrderMap:
+    K.OrderMap = Value;
+    K.InitOrder = true;
+    break;
+  case KltoId::Table:
+    if (Value.empty() || StringRef(Value).contains(".."))
+      return failure("--kinit-table=" + Value +
+                     ": expected a section name without \"..\"");
+    K.Tables.push_back(Value);
+    break;
+  case KltoId::MergeSections:
+    K.MergeSections = true;
+    break;
+  case KltoId::UsedSymbolFile:
+    K.UsedSymbolFiles.push_back(Value);
+    break;
+  case KltoId::UsedSymbol:
+    K.UsedSymbolNames.push_back(Value);
+    break;
+  case KltoId::NoUsedSymbols:
+    K.UsedSymbols = false;
+    break;
+  case KltoId::Symversions:
+    K.Symversions = true;
+    break;
   }
+  return llvm::Error::success();
+}
 
-  // LLD collects every -L and the sysroot before it looks up any -l.
-  std::string Sysroot;
-  std::vector<std::string> Dirs;
+/// The arguments after argv[0] as LLD's link sees them: response files
+/// expanded with LLD's quoting rules, -plugin-opt pairs joined.
+/// ELFOptTable::parse does both and reports through lld's error handler,
+/// which needs a linker context: a short-lived one whose messages go
+/// nowhere, as LLD reports them itself when it runs.
+static std::vector<const char *> expandAsLLD(llvm::ArrayRef<const char *> Argv,
+                                             llvm::StringSaver &Saver) {
+  auto *Ctx = new lld::CommonLinkerContext;
+  Ctx->e.initialize(llvm::nulls(), llvm::nulls(), /*exitEarly=*/false,
+                    /*disableOutput=*/true);
+  std::vector<const char *> Out;
   {
-    Walker W(Rest);
-    Arg A;
-    llvm::ArrayRef<const char *> Raw;
-    while (W.next(A, Raw))
-      if (A.Name == "sysroot")
-        Sysroot = A.Value.str();
-    Walker W2(Rest);
-    while (W2.next(A, Raw))
-      if (A.Name == "L" || A.Name == "library-path")
-        Dirs.push_back(underSysroot(A.Value, Sysroot));
+    lld::elf::ELFOptTable Table;
+    InputArgList Args = Table.parse(Argv.drop_front());
+    for (unsigned I = 0, E = Args.getNumInputArgStrings(); I < E; ++I)
+      Out.push_back(Saver.save(StringRef(Args.getArgString(I))).data());
+  }
+  lld::CommonLinkerContext::destroy();
+  return Out;
+}
+
+/// Takes klto's options out of `Vec` and returns LLD's parse of the rest.
+/// Only an argument LLD does not know is klto's, never another option's
+/// value; one whose value is the next argument makes LLD's parse of what
+/// follows stale, so the loop parses again.
+static llvm::Expected<InputArgList>
+takeKltoOptions(const llvm::opt::OptTable &Table,
+                std::vector<const char *> &Vec, KltoOptions &K,
+                bool &Malformed) {
+  for (;;) {
+    unsigned MissingIndex = 0, MissingCount = 0;
+    InputArgList Args = Table.ParseArgs(Vec, MissingIndex, MissingCount);
+    std::vector<bool> Drop(Vec.size());
+    bool Found = false, Stale = false;
+    for (const Arg *A : Args) {
+      if (A->getOption().getKind() != Option::UnknownClass)
+        continue;
+      unsigned I = A->getIndex();
+      std::optional<KltoUse> U = matchKlto(Vec[I]);
+      if (!U)
+        continue;
+      Found = Drop[I] = true;
+      if (U->Info->MetaVar && !U->HasValue) {
+        if (I + 1 >= Vec.size())
+          return failure(llvm::Twine("--") + U->Info->Name +
+                         ": missing value");
+        U->Value = Vec[I + 1];
+        U->HasValue = true;
+        Drop[I + 1] = Stale = true;
+      }
+      if (llvm::Error E = apply(*U, K))
+        return std::move(E);
+      if (Stale)
+        break;
+    }
+    if (!Found) {
+      Malformed = MissingCount ||
+                  llvm::any_of(Args, [](const Arg *A) {
+                    return A->getOption().getKind() == Option::UnknownClass;
+                  });
+      return std::move(Args);
+    }
+    size_t Kept = 0;
+    for (size_t I = 0; I < Vec.size(); ++I)
+      if (!Drop[I])
+        Vec[Kept++] = Vec[I];
+    Vec.resize(Kept);
+  }
+}
+
+namespace {
+/// Where LLD looks for the files it reads: -L dirs (with --sysroot for
+/// "=dir"), --chroot, --remap-inputs.
+class FileLookup {
+public:
+  llvm::Error init(const InputArgList &Args) {
+    for (const Arg *A : Args) {
+      StringRef N = A->getOption().getName();
+      if (N == "L")
+        SearchPaths.push_back(A->getValue());
+      else if (N == "sysroot")
+        Sysroot = A->getValue();
+      else if (N == "chroot")
+        Chroot = A->getValue();
+      else if (N == "remap-inputs")
+        addRemap(A->getValue());
+    }
+    for (const Arg *A : Args) {
+      if (A->getOption().getName() != "remap-inputs-file=")
+        continue;
+      auto Buf = llvm::MemoryBuffer::getFile(path(A->getValue()), true);
+      if (!Buf)
+        continue; // LLD reports it
+      StringRef Text = (*Buf)->getBuffer();
+      while (!Text.empty()) {
+        auto [Line, Rest] = Text.split('\n');
+        Text = Rest;
+        Line = Line.split('#').first.trim();
+        if (!Line.empty())
+          addRemap(Line);
+      }
+    }
+    return llvm::Error::success();
   }
 
-  Walker W(Rest);
-  Arg A;
-  llvm::ArrayRef<const char *> Raw;
-  InputState State;
+  /// The file LLD's readFile() opens for `Path`.
+  std::string path(StringRef Path) const {
+    std::string P =
+        !Chroot.empty() && Path.starts_with("/") ? Chroot + Path.str()
+                                                 : Path.str();
+    auto It = Exact.find(P);
+    if (It != Exact.end())
+      return It->second;
+    for (const auto &[Pattern, To] : Globs)
+      if (Pattern.match(P))
+        return To;
+    return P;
+  }
+
+  /// LLD's searchLibrary() for -l<Name>.
+  std::optional<std::string> library(StringRef Name, bool Static) const {
+    if (Name.consume_front(":"))
+      return inSearchPaths(Name);
+    for (StringRef Dir : SearchPaths) {
+      if (!Static)
+        if (auto P = find(Dir, "lib" + Name + ".so"))
+          return P;
+      if (auto P = find(Dir, "lib" + Name + ".a"))
+        return P;
+    }
+    return std::nullopt;
+  }
+
+  /// LLD's searchScript(): as given, then in the -L dirs.
+  std::optional<std::string> script(StringRef Name) const {
+    if (llvm::sys::fs::exists(Name))
+      return Name.str();
+    return inSearchPaths(Name);
+  }
+
+private:
+  void addRemap(StringRef Line) {
+    auto [From, To] = Line.split('=');
+    if (To.empty() || To.contains('='))
+      return; // LLD reports it
+    if (From.find_first_of("?*[") == StringRef::npos) {
+      Exact[From] = To.str();
+      return;
+    }
+    if (auto Pattern = llvm::GlobPattern::create(From))
+      Globs.emplace_back(std::move(*Pattern), To.str());
+    else
+      llvm::consumeError(Pattern.takeError());
+  }
+
+  std::optional<std::string> find(StringRef Dir, const llvm::Twine &Name) const {
+    llvm::SmallString<256> P;
+    if (Dir.consume_front("="))
+      llvm::sys::path::append(P, Sysroot, Dir, Name);
+    else
+      llvm::sys::path::append(P, Dir, Name);
+    if (llvm::sys::fs::exists(P))
+      return std::string(P);
+    return std::nullopt;
+  }
+
+  std::optional<std::string> inSearchPaths(StringRef Name) const {
+    for (StringRef Dir : SearchPaths)
+      if (auto P = find(Dir, Name))
+        return P;
+    return std::nullopt;
+  }
+
+  std::vector<StringRef> SearchPaths;
+  std::string Sysroot, Chroot;
+  llvm::StringMap<std::string> Exact;
+  std::vector<std::pair<llvm::GlobPattern, std::string>> Globs;
+};
+
+/// Input state createFiles() keeps while it walks the arguments.
+struct InputState {
+  bool Static = false, WholeArchive = false;
+};
+} // namespace
+
+/// The arguments of LinkLine::Args `A` took: its own and, for a separate
+/// value, the next.
+static ArgSpan spanOf(const Arg *A, llvm::ArrayRef<const char *> Vec) {
+  unsigned I = A->getIndex();
+  bool Separate = A->getNumValues() && I + 1 < Vec.size() &&
+                  A->getValue() == Vec[I + 1];
+  return {I + 1, Separate ? 2u : 1u}; // LinkLine::Args has argv[0] first
+}
+
+/// Inputs in link order, as createFiles() adds them.
+static void collectInputs(const InputArgList &Args, const FileLookup &Files,
+                          LinkLine &L) {
+  InputState State{L.Relocatable, false};
   std::vector<InputState> Saved;
-  bool Info = false;
-  L.LldArgs.push_back(Rest[0]);
-  while (W.next(A, Raw)) {
-    StringRef N = A.Name;
-    if (N == "symbol-ordering-file") {
-      L.UserOrderingFile = A.Value.str();
-      continue; // merged into klto's own file
-    }
-    if (N == "o" || N == "output") {
-      L.Output = A.Value.str();
-      continue; // klto may have LLD write elsewhere first
-    }
-    if (N == "T" || N == "script") {
-      // One form for every spelling, so the driver can swap in a copy.
-      L.UserScripts.push_back({A.Value.str(), L.LldArgs.size() + 1});
-      L.LldArgs.push_back("-T");
-      L.LldArgs.push_back(Saver.save(A.Value).data());
-      continue;
-    }
-    L.LldArgs.insert(L.LldArgs.end(), Raw.begin(), Raw.end());
-    if (N.empty()) {
-      L.Inputs.push_back({A.Value.str(), State.WholeArchive});
-    } else if (N == "l" || N == "library") {
-      if (auto P = findLibrary(A.Value, Dirs, State.Static))
-        L.Inputs.push_back({*P, State.WholeArchive});
-    } else if (N == "r" || N == "relocatable") {
-      L.Relocatable = true;
-    } else if (N == "whole-archive") {
-      State.WholeArchive = true;
-    } else if (N == "no-whole-archive") {
-      State.WholeArchive = false;
-    } else if (N == "Bstatic" || N == "static" || N == "dn" ||
-               N == "non_shared") {
+  bool Lazy = false, Binary = false;
+  for (const Arg *A : Args) {
+    StringRef N = A->getOption().getName();
+    auto Add = [&](StringRef Path) {
+      if (!Binary)
+        L.Inputs.push_back({Files.path(Path), State.WholeArchive, Lazy});
+    };
+    if (A->getOption().getKind() == Option::InputClass) {
+      Add(A->getValue());
+    } else if (N == "l") {
+      if (auto P = Files.library(A->getValue(), State.Static))
+        Add(*P); // LLD reports a library it cannot find
+    } else if (N == "Bstatic" || N == "omagic" || N == "nmagic") {
       State.Static = true;
-    } else if (N == "Bdynamic" || N == "dy" || N == "call_shared") {
-      State.Static = false;
+    } else if (N == "Bdynamic") {
+      State.Static = L.Relocatable;
+    } else if (N == "whole-archive" || N == "no-whole-archive") {
+      State.WholeArchive = N == "whole-archive";
+    } else if (N == "start-lib" || N == "end-lib") {
+      Lazy = N == "start-lib";
     } else if (N == "push-state") {
       Saved.push_back(State);
     } else if (N == "pop-state" && !Saved.empty()) {
       State = Saved.back();
       Saved.pop_back();
-    } else if (N == "verbose") {
-      L.Verbose = true;
-    } else if (N == "time-trace") {
-      L.TimeTrace = A.Value.str();
-    } else if (N == "thinlto-index-only" ||
-               (N == "plugin-opt" &&
-                A.Value.starts_with("thinlto-index-only"))) {
-      L.IndexOnly = true;
-    } else if (N == "version" || N == "help" || N == "v" || N == "V") {
-      Info = true;
+    } else if (N == "format") {
+      Binary = StringRef(A->getValue()) == "binary";
     }
   }
-  L.InfoOnly = Info && L.Inputs.empty();
+}
+
+/// The options that decide what klto can add, and how.
+static void readLinkOptions(const InputArgList &Args,
+                            llvm::ArrayRef<const char *> Vec,
+                            const FileLookup &Files, LinkLine &L) {
+  bool HasInputFile = false, Version = false, V = false;
+  for (const Arg *A : Args) {
+    StringRef N = A->getOption().getName();
+    if (A->getOption().getKind() == Option::InputClass) {
+      HasInputFile = true;
+    } else if (N == "o") {
+      L.OutputArg = spanOf(A, Vec);
+      L.Output = A->getValue();
+    } else if (N == "script" || N == "default-script") {
+      if (auto P = Files.script(A->getValue()))
+        L.Scripts.push_back(
+            {Files.path(*P), spanOf(A, Vec), N == "default-script"});
+    } else if (N == "symbol-ordering-file") {
+      L.OrderingFileArg = spanOf(A, Vec);
+      L.UserOrderingFile = Files.path(A->getValue());
+    } else if (N == "call-graph-ordering-file") {
+      L.CallGraphOrderingFile = true;
+    } else if (N == "warn-symbol-ordering" ||
+               N == "no-warn-symbol-ordering") {
+      L.WarnSymbolOrdering = N == "warn-symbol-ordering";
+    } else if (N == "relocatable") {
+      L.Relocatable = true;
+    } else if (N == "verbose") {
+      L.Verbose = true;
+    } else if (N == "time-trace=") {
+      L.TimeTraceArg = spanOf(A, Vec);
+      L.TimeTrace = A->getNumValues() ? A->getValue() : "";
+    } else if (N == "thinlto-index-only" || N == "thinlto-index-only=") {
+      L.IndexOnly = true;
+    } else if (N == "help") {
+      L.Help = true;
+    } else if (N == "version") {
+      Version = true;
+    } else if (N == "v") {
+      V = true;
+    }
+  }
+  // -dT is read only when no -T is given.
+  if (llvm::any_of(L.Scripts, [](const UserScript &S) { return !S.Default; }))
+    llvm::erase_if(L.Scripts, [](const UserScript &S) { return S.Default; });
+  L.PrintsVersion = Version || V;
+  L.InfoOnly = L.Help || Version || (V && !HasInputFile);
+}
+
+llvm::Expected<LinkLine> parseLinkLine(llvm::ArrayRef<const char *> Argv,
+                                       llvm::StringSaver &Saver) {
+  LinkLine L;
+  std::vector<const char *> Vec = expandAsLLD(Argv, Saver);
+  lld::elf::ELFOptTable Table;
+  auto ArgsOrErr = takeKltoOptions(Table, Vec, L.Klto, L.Malformed);
+  if (!ArgsOrErr)
+    return ArgsOrErr.takeError();
+  const InputArgList &Args = *ArgsOrErr;
+  L.Args.push_back(Argv[0]);
+  L.Args.insert(L.Args.end(), Vec.begin(), Vec.end());
+  FileLookup Files;
+  if (llvm::Error E = Files.init(Args))
+    return std::move(E);
+  readLinkOptions(Args, Vec, Files, L);
+  collectInputs(Args, Files, L);
   return L;
+}
+
+void printKltoHelp(llvm::raw_ostream &OS) {
+  OS << "\nklto OPTIONS:\n";
+  for (const KltoOptionInfo &O : KltoOptionTable) {
+    std::string Spelling = std::string("--") + O.Name;
+    if (O.MetaVar)
+      Spelling += std::string("=") + O.MetaVar;
+    OS << "  " << llvm::left_justify(Spelling, 30) << " " << O.Help << "\n";
+  }
 }
 
 } // namespace klto::ld

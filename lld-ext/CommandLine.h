@@ -1,11 +1,14 @@
 //===- CommandLine.h - klto's options and the link's inputs -----*- C++ -*-===//
 //
-// Takes klto's own options out of an ld.lld command line (response files
-// expanded first, so options inside them are found too) and walks what is
-// left the way LLD does, to learn the inputs in link order (-l lookups,
-// archives, --whole-archive) and the options that decide how the order can
-// be applied (-r, -T, --symbol-ordering-file). Everything else passes to
-// LLD untouched.
+// Reads an ld.lld command line with LLD's own option table (ELFOptTable,
+// exported by liblldELF): response files, --rsp-quoting, aliases, joined
+// and separate forms are LLD's. klto's options (KltoOptions.def) are taken
+// out; every other argument stays where it was, so a link klto has nothing
+// to add to runs LLD on exactly what the user wrote. The walk over the
+// parsed arguments learns what LLD will read: inputs in link order (-l
+// lookups, --chroot, --remap-inputs, archives under --whole-archive or
+// lazily, --start-lib), scripts, -o, and the options that decide how an
+// order can be applied.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KLTO_LD_COMMANDLINE_H
@@ -31,36 +34,62 @@ struct KltoOptions {
   bool Symversions = false;
 };
 
+/// The arguments of LinkLine::Args one option took (one, or two for a
+/// separate value), so klto can put its own in their place.
+struct ArgSpan {
+  size_t Begin = 0, Count = 0;
+};
+
 struct LinkInput {
-  std::string Path;
-  bool WholeArchive;
+  std::string Path; // as LLD opens it
+  bool WholeArchive = false;
+  bool Lazy = false; // between --start-lib and --end-lib
 };
 
 struct UserScript {
-  std::string Path;
-  size_t ArgIndex; // of the path in LldArgs
+  std::string Path; // found as LLD finds it: as given, then in -L dirs
+  ArgSpan Span;
+  bool Default = false; // --default-script/-dT: read only without -T
 };
 
 struct LinkLine {
   KltoOptions Klto;
-  /// argv[0] and every argument for LLD, klto's, -o and the user's
-  /// --symbol-ordering-file taken out (klto merges the latter into its own).
-  std::vector<const char *> LldArgs;
+  /// argv[0], then LLD's arguments: response files expanded as LLD expands
+  /// them, klto's options taken out, nothing else changed.
+  std::vector<const char *> Args;
+  /// LLD will reject the command line (an unknown option, a missing
+  /// value): klto adds nothing and lets LLD say so.
+  bool Malformed = false;
   std::vector<LinkInput> Inputs;
-  std::string Output = "a.out";
-  std::vector<UserScript> UserScripts;
-  std::optional<std::string> UserOrderingFile;
+  std::vector<UserScript> Scripts;
+  /// The last -o (LLD's), and its value; OUTPUT() or a.out without one.
+  std::optional<ArgSpan> OutputArg;
+  std::string Output;
+  /// The last --symbol-ordering-file, and its value.
+  std::optional<ArgSpan> OrderingFileArg;
+  std::string UserOrderingFile;
+  bool CallGraphOrderingFile = false;
+  bool WarnSymbolOrdering = true;
   bool Relocatable = false;
   bool Verbose = false;
-  /// --time-trace[=file]: where LLD writes its trace ("" for its default).
+  /// The last --time-trace[=file], and where LLD writes its trace ("" for
+  /// next to the output).
+  std::optional<ArgSpan> TimeTraceArg;
   std::optional<std::string> TimeTrace;
   bool IndexOnly = false; // --thinlto-index-only: no output to order
-  bool InfoOnly = false;  // --version, --help, -v with no inputs
+  bool Help = false;
+  /// LLD prints its version (--version, -v) and, for these, links nothing.
+  bool PrintsVersion = false;
+  bool InfoOnly = false; // --help, --version, -v with no input file
 };
 
-/// Parses `Args` (argv[0] first). Strings live in `Saver`.
-llvm::Expected<LinkLine> parseLinkLine(llvm::ArrayRef<const char *> Args,
+/// Parses `Argv` (argv[0] first). Strings live in `Saver`. Fails only for
+/// misused klto options.
+llvm::Expected<LinkLine> parseLinkLine(llvm::ArrayRef<const char *> Argv,
                                        llvm::StringSaver &Saver);
+
+/// Prints klto's options, for --help after LLD's own.
+void printKltoHelp(llvm::raw_ostream &OS);
 
 } // namespace klto::ld
 

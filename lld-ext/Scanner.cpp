@@ -107,11 +107,6 @@ void Scanner::merge(std::unique_ptr<Scanner> PartPtr) {
     E->origin += Base;
     Entries.push_back(E);
   }
-  if (!Target)
-    Target = Part.Target;
-  if (BitcodeTriple.empty())
-    BitcodeTriple = Part.BitcodeTriple;
-  SawData |= Part.SawData;
   ThinMembers.insert(ThinMembers.end(), Part.ThinMembers.begin(),
                      Part.ThinMembers.end());
   FilesScanned += Part.FilesScanned;
@@ -360,10 +355,6 @@ Error Scanner::scanELFT(llvm::MemoryBufferRef Buf, const Unit &U) {
   const auto &Hdr = F.getHeader();
   if (Hdr.e_type != llvm::ELF::ET_REL)
     return Error::success(); // shared objects hold no entries
-  if (!Target)
-    Target =
-        kl_elf_target{ELFT::Is64Bits, ELFT::Endianness == llvm::endianness::big,
-                      Hdr.e_machine, Hdr.e_flags};
   auto SectionsOrErr = F.sections();
   if (!SectionsOrErr)
     return Corrupt(SectionsOrErr.takeError());
@@ -390,7 +381,7 @@ Error Scanner::scanELFT(llvm::MemoryBufferRef Buf, const Unit &U) {
       SymTab = &Sec;
       continue;
     }
-    // Tables and .data are allocated; names of the rest (debug info,
+    // Tables are allocated; names of the rest (debug info,
     // relocations, string tables) need not be looked at.
     if (Sec.sh_type == llvm::ELF::SHT_NULL ||
         !(Sec.sh_flags & llvm::ELF::SHF_ALLOC))
@@ -402,8 +393,6 @@ Error Scanner::scanELFT(llvm::MemoryBufferRef Buf, const Unit &U) {
     if (SecName.size() >= SectionNames.size() - Sec.sh_name)
       return failure(Name + ": corrupt ELF file: section " + llvm::Twine(I) +
                      " has an unterminated name");
-    if (SecName == ".data")
-      SawData = true;
     if (std::optional<kl_entry> E = tableEntry(SecName)) {
       SlotOf[I] = static_cast<int>(Found.size());
       Found.push_back({I, *E, StringRef()});
@@ -585,8 +574,6 @@ Error Scanner::scanBitcode(llvm::MemoryBufferRef Buf, const Unit &U) {
       return failure(Name +
                      ": bad bitcode: " + llvm::toString(MOrErr.takeError()));
     llvm::Module &M = **MOrErr;
-    if (BitcodeTriple.empty())
-      BitcodeTriple = M.getTargetTriple();
     // The code generator emits module asm before any global.
     scanModuleAsm(M.getModuleInlineAsm(), M.getTargetTriple(), U, Seq);
     for (const llvm::GlobalVariable &GV : M.globals()) {

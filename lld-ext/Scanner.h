@@ -10,7 +10,6 @@
 #ifndef KLTO_LD_SCANNER_H
 #define KLTO_LD_SCANNER_H
 
-#include "anchor.h"
 #include "order.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -69,12 +68,6 @@ public:
   std::vector<kl_entry *> Entries;
   /// Stable C strings the entries' `origin` indexes into.
   std::vector<const char *> Origins;
-  /// The first ELF object's class, byte order, machine and flags.
-  std::optional<kl_elf_target> Target;
-  /// The first bitcode module's target triple.
-  std::string BitcodeTriple;
-  /// Whether some ELF input has a ".data" section.
-  bool SawData = false;
   /// Paths of thin-archive members, which have files of their own.
   std::vector<std::string> ThinMembers;
   unsigned FilesScanned = 0, MembersScanned = 0;

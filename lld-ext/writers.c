@@ -4,6 +4,7 @@
  *===----------------------------------------------------------------------===*/
 #include "writers.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 static bool same(struct klto_str a, struct klto_str b) {
@@ -49,45 +50,72 @@ static void table_rule(FILE *out, const char *section) {
   fprintf(out, "    KEEP(*(%s %s..*))\n", section, section);
 }
 
-/* "__start_" + the table name as a C identifier: ".pci_fixup_final" gives
- * "__start_pci_fixup_final". */
-static void boundary(FILE *out, const char *prefix, const char *table) {
-  fprintf(out, "    PROVIDE(%s", prefix);
-  for (const char *c = table[0] == '.' ? table + 1 : table; *c; ++c)
-    fputc((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
-                  (*c >= '0' && *c <= '9') || *c == '_'
-              ? *c
-              : '_',
-          out);
-  fprintf(out, " = .);\n");
+/* The boundary symbols, as C identifiers: "__start_" + ".pci_fixup_final"
+ * gives "__start_pci_fixup_final". `at` is "." inside the output section
+ * and the symbol itself at the top level (see kl_write_table_script). */
+static void symbol(FILE *out, const char *indent, const char *prefix,
+                   const char *name, const char *suffix, bool top) {
+  char sym[256];
+  int n = snprintf(sym, sizeof(sym), "%s", prefix);
+  for (const char *c = name[0] == '.' ? name + 1 : name;
+       *c && n < (int)sizeof(sym) - 1; ++c)
+    sym[n++] = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+                       (*c >= '0' && *c <= '9') || *c == '_'
+                   ? *c
+                   : '_';
+  snprintf(sym + n, sizeof(sym) - (size_t)n, "%s", suffix);
+  fprintf(out, "%s%s = %s;\n", indent, sym, top ? sym : ".");
 }
 
-void kl_write_table_script(FILE *out, const struct klto_tables *tables,
-                           const char *insert_after) {
-  fprintf(out, "/* klto: initcall tables in level order */\nSECTIONS {\n");
-  fprintf(out, "  .initcall.init : {\n    PROVIDE(__initcall_start = .);\n");
+/* Every boundary symbol in the script, in output order. */
+static void symbols(FILE *out, const struct klto_tables *tables, bool top,
+                    const char *indent) {
+  if (!top)
+    fprintf(out, "  .initcall.init : {\n");
+  symbol(out, indent, "__initcall_start", "", "", top);
   for (size_t l = 0; l < sizeof(levels) / sizeof(levels[0]); ++l) {
-    char sec[64];
-    fprintf(out, "    PROVIDE(__initcall%s_start = .);\n", levels[l]);
-    snprintf(sec, sizeof(sec), ".initcall%s.init", levels[l]);
-    table_rule(out, sec);
-    snprintf(sec, sizeof(sec), ".initcall%ss.init", levels[l]);
-    table_rule(out, sec);
-    fprintf(out, "    PROVIDE(__initcall%s_end = .);\n", levels[l]);
+    symbol(out, indent, "__initcall", levels[l], "_start", top);
+    if (!top) {
+      char sec[64];
+      snprintf(sec, sizeof(sec), ".initcall%s.init", levels[l]);
+      table_rule(out, sec);
+      snprintf(sec, sizeof(sec), ".initcall%ss.init", levels[l]);
+      table_rule(out, sec);
+    }
+    symbol(out, indent, "__initcall", levels[l], "_end", top);
   }
-  fprintf(out, "    PROVIDE(__initcall_end = .);\n  }\n");
-  fprintf(out, "  .con_initcall.init : {\n"
-               "    PROVIDE(__con_initcall_start = .);\n");
-  table_rule(out, ".con_initcall.init");
-  fprintf(out, "    PROVIDE(__con_initcall_end = .);\n  }\n");
-  for (size_t i = 0; tables && i < tables->n_extra; ++i) {
-    fprintf(out, "  %s : {\n", tables->extra[i]);
-    boundary(out, "__start_", tables->extra[i]);
-    table_rule(out, tables->extra[i]);
-    boundary(out, "__stop_", tables->extra[i]);
+  symbol(out, indent, "__initcall_end", "", "", top);
+  if (!top)
+    fprintf(out, "  }\n  .con_initcall.init : {\n");
+  symbol(out, indent, "__con_initcall_start", "", "", top);
+  if (!top)
+    table_rule(out, ".con_initcall.init");
+  symbol(out, indent, "__con_initcall_end", "", "", top);
+  if (!top)
     fprintf(out, "  }\n");
+  for (size_t i = 0; tables && i < tables->n_extra; ++i) {
+    if (!top)
+      fprintf(out, "  %s : {\n", tables->extra[i]);
+    symbol(out, indent, "__start_", tables->extra[i], "", top);
+    if (!top)
+      table_rule(out, tables->extra[i]);
+    symbol(out, indent, "__stop_", tables->extra[i], "", top);
+    if (!top)
+      fprintf(out, "  }\n");
   }
-  fprintf(out, "}\nINSERT AFTER %s;\n", insert_after);
+}
+
+void kl_write_table_script(FILE *out, const struct klto_tables *tables) {
+  fprintf(out, "/* klto: initcall tables in level order */\n"
+               "OVERWRITE_SECTIONS {\n");
+  symbols(out, tables, false, "    ");
+  fprintf(out, "}\n");
+  /* LLD 19 declares the symbols of OVERWRITE_SECTIONS too late for the
+   * relocation scan (a -pie program's references became GLOB_DAT
+   * relocations against symbol 0); an assignment at the top level is
+   * declared early, and LLD evaluates it after the output sections, so
+   * "x = x" keeps the value set inside. */
+  symbols(out, tables, true, "");
 }
 
 const char *const kl_split_bases[KL_N_SPLIT_BASES] = {".bss", ".data",

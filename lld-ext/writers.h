@@ -2,8 +2,8 @@
  *
  * The computed order reaches LLD as a --symbol-ordering-file (final links:
  * near-linear, and it still orders sections a user script places) and, when
- * no user script lays out the tables, as a small INSERT script with one rule
- * per table that creates the table sections and their boundary symbols.
+ * no user script lays out the tables, as a small script with one rule per
+ * table that creates the table sections and their boundary symbols.
  * Relocatable links ignore symbol ordering; sectsort.h handles them.
  *===----------------------------------------------------------------------===*/
 #ifndef KLTO_LD_WRITERS_H
@@ -21,12 +21,13 @@ void kl_write_order_map(FILE *out, const struct kl_order *o);
 /* One symbol per line, in order, for --symbol-ordering-file. */
 void kl_write_symbol_order(FILE *out, const struct kl_order *o);
 
-/* INSERT script for final links: every Linux initcall table in level order
- * between __initcall_start and __initcall_end with __initcall<L>_start and
- * _end per level, the console table, and each extra table with
- * __start_<name>/__stop_<name>; every symbol PROVIDEd. */
-void kl_write_table_script(FILE *out, const struct klto_tables *tables,
-                           const char *insert_after);
+/* OVERWRITE_SECTIONS script for final links: every Linux initcall table
+ * in level order between __initcall_start and __initcall_end with
+ * __initcall<L>_start and _end per level, the console table, and each
+ * extra table with __start_<name>/__stop_<name>. LLD places the sections
+ * as orphans (beside .data), so no input section has to exist for them,
+ * and --gc-sections drops nothing they depend on. */
+void kl_write_table_script(FILE *out, const struct klto_tables *tables);
 
 /* The sections --kmerge-sections merges split sections back into, and the
  * patterns of those split sections (".data.[0-9a-zA-Z_]*", ".data..L*",

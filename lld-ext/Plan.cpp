@@ -1,0 +1,453 @@
+//===- Plan.cpp - what klto adds to one LLD link --------------------------===//
+//
+// One planner per thing klto adds: the order (final and -r links), the
+// module section merge, the symversions script, the used-symbol list.
+// Every check that can fail runs here, before LLD, so a failed plan never
+// creates or replaces the output.
+//
+//===----------------------------------------------------------------------===//
+#include "Plan.h"
+
+#include "UsedSymbols.h"
+#include "order.h"
+#include "scriptpatch.h"
+#include "writers.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/TimeProfiler.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+
+using llvm::StringRef;
+
+namespace klto::ld {
+
+void printDiag(void *Ctx, bool IsError, const char *Msg) {
+  Diag &D = *static_cast<Diag *>(Ctx);
+  llvm::errs() << llvm::sys::path::filename(D.Argv0)
+               << (IsError ? ": error: " : ": warning: ") << Msg << "\n";
+  D.Errors += IsError;
+}
+
+bool fail(Diag &D, const llvm::Twine &Msg) {
+  printDiag(&D, true, Msg.str().c_str());
+  return false;
+}
+
+bool RankMap::set(klto_str Section, long Rank) {
+  bool Inserted;
+  klto_strmap_slot *S = klto_strmap_insert(&Map, Section, Rank, &Inserted);
+  if (S)
+    S->value = Rank;
+  return S != nullptr;
+}
+
+long RankMap::get(klto_str Section) const {
+  const klto_strmap_slot *S = klto_strmap_find(&Map, Section);
+  return S ? S->value : -1;
+}
+
+LinkPlan::LinkPlan(const LinkLine &L) {
+  for (const std::string &T : L.Klto.Tables)
+    TableNames.push_back(T.c_str());
+  Tables = {TableNames.data(), TableNames.size()};
+}
+
+std::vector<const char *> LinkPlan::args(const LinkLine &L) const {
+  std::vector<const char *> Out{L.Args[0]};
+  Out.insert(Out.end(), Front.begin(), Front.end());
+  for (size_t I = 1; I < L.Args.size();) {
+    auto R = llvm::find_if(Replace, [I](const auto &P) {
+      return P.first.Begin == I;
+    });
+    if (R == Replace.end()) {
+      Out.push_back(L.Args[I++]);
+      continue;
+    }
+    Out.insert(Out.end(), R->second.begin(), R->second.end());
+    I += R->first.Count;
+  }
+  return Out;
+}
+
+namespace {
+using Clock = std::chrono::steady_clock;
+
+double millisSince(Clock::time_point Start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - Start)
+      .count();
+}
+
+std::optional<std::unique_ptr<llvm::MemoryBuffer>> readScript(StringRef Path) {
+  auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
+  if (!Buf)
+    return std::nullopt; // LLD reports it
+  return std::move(*Buf);
+}
+
+/// Whether a user script places a table itself, so klto's own table
+/// script must stay out of its way.
+std::optional<std::string> scriptPlacingTables(const LinkLine &L,
+                                               const klto_tables &Tables) {
+  for (const UserScript &U : L.Scripts)
+    if (auto Buf = readScript(U.Path))
+      if (kl_script_places_tables((**Buf).getBufferStart(),
+                                  (**Buf).getBufferSize(), &Tables))
+        return U.Path;
+  return std::nullopt;
+}
+
+/// The name OUTPUT() gives the output in a user script, for a -r link
+/// without -o.
+std::optional<std::string> scriptOutput(const LinkLine &L) {
+  for (const UserScript &U : L.Scripts) {
+    auto Buf = readScript(U.Path);
+    if (!Buf)
+      continue;
+    StringRef Text = (**Buf).getBuffer();
+    size_t At = Text.find("OUTPUT");
+    while (At != StringRef::npos) {
+      StringRef Rest = Text.drop_front(At + 6).ltrim();
+      if (Rest.consume_front("("))
+        return Rest.split(')').first.trim().trim('"').str();
+      At = Text.find("OUTPUT", At + 6);
+    }
+  }
+  return std::nullopt;
+}
+
+class Planner {
+public:
+  Planner(Diag &D, const LinkLine &L, TempFiles &Temps,
+          llvm::StringSaver &Saver, LinkPlan &P)
+      : D(D), L(L), K(L.Klto), Temps(Temps), Saver(Saver), P(P) {}
+
+  bool run();
+
+private:
+  const char *save(const llvm::Twine &S) { return Saver.save(S).data(); }
+  bool scan();
+  bool order();
+  bool finalOrder(const kl_order &O);
+  bool relocatableOrder(const kl_order &O);
+  bool rankRelocatable(const kl_order &O);
+  bool copyUserScripts(const klto_tables *Tables, bool MergeSplit);
+  bool mergeSections();
+  bool symversions();
+  bool usedSymbols();
+  void writeTrace();
+
+  Diag &D;
+  const LinkLine &L;
+  const KltoOptions &K;
+  TempFiles &Temps;
+  llvm::StringSaver &Saver;
+  LinkPlan &P;
+  Clock::time_point Start = Clock::now();
+  bool Order = false;
+  bool ScriptsCopied = false; // by the order, with the merge patterns
+};
+
+bool Planner::run() {
+  Order = K.InitOrder && !L.IndexOnly;
+  if (Order && L.Relocatable)
+    if (auto Script = scriptPlacingTables(L, P.Tables))
+      return fail(D, "--kinit-order cannot order a relocatable link whose "
+                     "script " +
+                         *Script +
+                         " places the initcall tables itself: remove those "
+                         "rules from the script, or link without "
+                         "--kinit-order and let the final link order the "
+                         "entries");
+  // LLD starts its own trace profiler, so klto's phases go to a trace file
+  // of their own beside LLD's, written before LLD runs.
+  if (L.TimeTrace)
+    llvm::timeTraceProfilerInitialize(/*TimeTraceGranularity=*/0,
+                                      "ld.lld (klto)");
+  bool OK = ((!Order && !K.Symversions) || scan()) && order() &&
+            mergeSections() && symversions() && usedSymbols();
+  writeTrace();
+  return OK;
+}
+
+bool Planner::scan() {
+  llvm::TimeTraceScope Scope("klto: scan inputs");
+  P.S.emplace(P.Tables);
+  P.S->WantSymbols = !L.Relocatable;
+  llvm::StringSet<> Seen;
+  std::vector<std::pair<std::string, bool>> Files;
+  for (const LinkInput &In : L.Inputs) {
+    // LLD loads an archive's members once, however often it is named.
+    bool First = Seen.insert(In.Path).second;
+    Files.push_back({First ? In.Path : std::string(), In.WholeArchive});
+  }
+  std::vector<std::string> Failed = P.S->scanFiles(Files);
+  if (!Failed.empty()) {
+    // LLD's message about the file comes first; klto's only if LLD can
+    // link it all the same.
+    for (const std::string &Msg : Failed)
+      P.ScanError += (P.ScanError.empty() ? "" : "; ") + Msg;
+    P.ScanError += ": its table sections, if any, could not be ordered";
+    P.S->Entries.clear();
+  }
+  if (L.Verbose)
+    llvm::errs() << "klto: scanned " << P.S->FilesScanned << " files, "
+                 << P.S->MembersScanned << " archive members, "
+                 << P.S->Entries.size() << " table sections in "
+                 << llvm::format("%.1f", millisSince(Start)) << " ms\n";
+  return true;
+}
+
+bool Planner::order() {
+  if (!Order || P.S->Entries.empty())
+    return true;
+  llvm::TimeTraceScope Scope("klto: compute and write the order");
+  kl_order O{P.S->Entries.data(), P.S->Entries.size(), P.S->Origins.data(),
+             &P.Tables, L.Relocatable};
+  kl_order_compute(&O, printDiag, &D);
+  if (D.Errors)
+    return false;
+  if (K.OrderMap)
+    if (llvm::Error E = writeFile(
+            *K.OrderMap, [&](FILE *F) { kl_write_order_map(F, &O); }))
+      return fail(D, llvm::toString(std::move(E)));
+  if (!(L.Relocatable ? relocatableOrder(O) : finalOrder(O)))
+    return false;
+  if (L.Verbose)
+    llvm::errs() << "klto: order computed and written in "
+                 << llvm::format("%.1f", millisSince(Start))
+                 << " ms from the start\n";
+  return true;
+}
+
+bool Planner::finalOrder(const kl_order &O) {
+  if (L.CallGraphOrderingFile)
+    return fail(D, "--kinit-order cannot order the tables of this link: "
+                   "it has --call-graph-ordering-file, and LLD takes that or "
+                   "a --symbol-ordering-file (klto's way to order entries), "
+                   "not both; link the tables without one of the two");
+  std::unique_ptr<llvm::MemoryBuffer> User;
+  if (L.OrderingFileArg) {
+    auto Buf = llvm::MemoryBuffer::getFile(L.UserOrderingFile, true);
+    if (!Buf)
+      return true; // LLD says it cannot open it
+    User = std::move(*Buf);
+  }
+  // The user's order first; tables are output sections of their own, so
+  // the two never compete for a place.
+  auto OrderFile = Temps.write("order", [&](FILE *F) {
+    if (User) {
+      std::fwrite(User->getBufferStart(), 1, User->getBufferSize(), F);
+      std::fputc('\n', F);
+    }
+    kl_write_symbol_order(F, &O);
+  });
+  if (!OrderFile)
+    return fail(D, llvm::toString(OrderFile.takeError()));
+  const char *Arg = save("--symbol-ordering-file=" + *OrderFile);
+  if (L.OrderingFileArg) {
+    P.Replace.push_back({*L.OrderingFileArg, {Arg}});
+    // The user's warnings stay; those about klto's own entries (in
+    // archive members LLD did not load) are dropped.
+    if (L.WarnSymbolOrdering)
+      for (size_t I = 0; I < O.n; ++I)
+        if (O.entries[I]->orderable)
+          P.OwnOrderSymbols.insert(
+              StringRef(O.entries[I]->symbol.p, O.entries[I]->symbol.n));
+  } else {
+    P.Front.push_back(Arg);
+    P.Front.push_back("--no-warn-symbol-ordering");
+  }
+  if (!scriptPlacingTables(L, P.Tables)) {
+    // An input, not -T: a -T would make LLD ignore the user's -dT.
+    auto Script = Temps.write(
+        "lds", [&](FILE *F) { kl_write_table_script(F, &P.Tables); });
+    if (!Script)
+      return fail(D, llvm::toString(Script.takeError()));
+    P.Front.push_back(save(*Script));
+  }
+  ScriptsCopied = true;
+  return copyUserScripts(&P.Tables, K.MergeSections);
+}
+
+/// The place of each output section of a -r link in the order. LLD merges
+/// a table's entries without ids, from all inputs, into one "<table>"
+/// section, which can take one place only: between two of them, no entry
+/// with an id may stand.
+bool Planner::rankRelocatable(const kl_order &O) {
+  auto OutOfMemory = [this] {
+    return fail(D, "out of memory ordering the sections of a -r link");
+  };
+  if (!P.Ranks.reserve(O.n))
+    return OutOfMemory();
+  StringRef Table;
+  const kl_entry *Plain = nullptr, *IdAfterPlain = nullptr;
+  for (size_t I = 0; I < O.n; ++I) {
+    const kl_entry &E = *O.entries[I];
+    if (E.shadowed)
+      continue;
+    if (StringRef(E.table.p, E.table.n) != Table) {
+      Table = StringRef(E.table.p, E.table.n);
+      Plain = IdAfterPlain = nullptr;
+    }
+    // The merged id-less section stands where the first of them does.
+    bool Ranked = E.has_id || !Plain;
+    if (Ranked &&
+        !P.Ranks.set(E.has_id ? E.section : E.table, static_cast<long>(I)))
+      return OutOfMemory();
+    if (E.has_id) {
+      if (Plain && !IdAfterPlain)
+        IdAfterPlain = &E;
+    } else if (!Plain) {
+      Plain = &E;
+    } else if (IdAfterPlain) {
+      return fail(
+          D, "--kinit-order cannot order table " + Table +
+                 " in a -r link: LLD merges its entries without ids from " +
+                 O.origins[Plain->origin] + " and " + O.origins[E.origin] +
+                 " into one section, but the entry " +
+                 StringRef(IdAfterPlain->section.p, IdAfterPlain->section.n) +
+                 " of " + O.origins[IdAfterPlain->origin] +
+                 " belongs between them; build those files with klto's "
+                 "plugin, or link them in a separate -r link");
+    }
+  }
+  return true;
+}
+
+bool Planner::relocatableOrder(const kl_order &O) {
+  if (!rankRelocatable(O))
+    return false;
+  std::string Output = L.Output;
+  if (!L.OutputArg)
+    Output = scriptOutput(L).value_or("a.out");
+  std::optional<RelocOutput> R = RelocOutput::plan(Output);
+  if (!R)
+    return true; // a directory: LLD says it cannot write there
+  std::vector<const char *> OArgs{"-o", save(R->lldPath())};
+  if (L.OutputArg)
+    P.Replace.push_back({*L.OutputArg, OArgs});
+  else
+    P.Front.insert(P.Front.end(), OArgs.begin(), OArgs.end());
+  // LLD names its default trace after the file it writes.
+  if (L.TimeTraceArg && L.TimeTrace->empty())
+    P.Replace.push_back(
+        {*L.TimeTraceArg, {save("--time-trace=" + Output + ".time-trace")}});
+  P.Reloc = std::move(R);
+  return true;
+}
+
+/// Has LLD read, for each user script that places a table by its name
+/// alone, a copy that also places the table's "<table>..<id>" entries (if
+/// `Tables`) and the split sections of .text, .data, .rodata and .bss (if
+/// `MergeSplit`).
+bool Planner::copyUserScripts(const klto_tables *Tables, bool MergeSplit) {
+  for (const UserScript &U : L.Scripts) {
+    auto Buf = readScript(U.Path);
+    if (!Buf)
+      continue;
+    size_t Patched = 0;
+    auto Copy = Temps.write("lds", [&](FILE *F) {
+      Patched = kl_patch_script(F, (**Buf).getBufferStart(),
+                                (**Buf).getBufferSize(), Tables, MergeSplit);
+    });
+    if (!Copy)
+      return fail(D, llvm::toString(Copy.takeError()));
+    if (!Patched)
+      continue;
+    P.Replace.push_back(
+        {U.Span, {U.Default ? "--default-script" : "--script", save(*Copy)}});
+    P.ScriptCopies.push_back({*Copy, U.Path});
+    if (L.Verbose)
+      llvm::errs() << "klto: " << U.Path << ": " << Patched
+                   << " section patterns extended\n";
+  }
+  return true;
+}
+
+/// Final links: LLD's default layout already merges split sections into
+/// their base sections; a user script needs telling (done with the order
+/// when there is one). -r links get Linux's module.lds.S rules.
+bool Planner::mergeSections() {
+  if (!K.MergeSections)
+    return true;
+  if (!L.Relocatable)
+    return ScriptsCopied || copyUserScripts(nullptr, true);
+  auto Merge = Temps.write("lds", kl_write_merge_script);
+  if (!Merge)
+    return fail(D, llvm::toString(Merge.takeError()));
+  P.Front.push_back(save(*Merge));
+  return true;
+}
+
+/// Linux's kbuild writes "<file>.symversions" beside each object and each
+/// archive it builds; thin-archive members have their own.
+bool Planner::symversions() {
+  if (!K.Symversions)
+    return true;
+  std::vector<std::string> Found;
+  llvm::StringSet<> Seen;
+  auto Try = [&](StringRef Path) {
+    std::string Versions = (Path + ".symversions").str();
+    if (llvm::sys::fs::exists(Versions) && Seen.insert(Versions).second)
+      Found.push_back(Versions);
+  };
+  for (const LinkInput &In : L.Inputs)
+    Try(In.Path);
+  if (P.S)
+    for (const std::string &M : P.S->ThinMembers)
+      Try(M);
+  if (Found.empty())
+    return true;
+  std::string Text;
+  for (const std::string &Path : Found) {
+    auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
+    if (!Buf)
+      return fail(D, "cannot read " + Path + ": " + Buf.getError().message());
+    Text += "/* " + Path + " */\n" + (*Buf)->getBuffer().str() + "\n";
+  }
+  auto Versions = Temps.write(
+      "lds", [&](FILE *F) { std::fwrite(Text.data(), 1, Text.size(), F); });
+  if (!Versions)
+    return fail(D, llvm::toString(Versions.takeError()));
+  P.Front.push_back(save(*Versions));
+  if (L.Verbose)
+    llvm::errs() << "klto: linked " << Found.size() << " .symversions files\n";
+  return true;
+}
+
+/// A -r link's bitcode keeps every symbol visible; only final links run
+/// the risk the list exists for.
+bool Planner::usedSymbols() {
+  if (!K.UsedSymbols || L.Relocatable)
+    return true;
+  auto Names = usedSymbolList(K);
+  if (!Names)
+    return fail(D, llvm::toString(Names.takeError()));
+  for (const std::string &Name : usedSymbolsToKeep(L.Inputs, *Names))
+    P.Front.push_back(save("--undefined=" + Name));
+  return true;
+}
+
+void Planner::writeTrace() {
+  if (!L.TimeTrace)
+    return;
+  std::string Output = L.Output.empty() ? "a.out" : L.Output;
+  std::string Trace = L.TimeTrace->empty() ? Output + ".time-trace.klto"
+                                           : *L.TimeTrace + ".klto";
+  if (llvm::Error E = llvm::timeTraceProfilerWrite(Trace, Output))
+    printDiag(&D, false, llvm::toString(std::move(E)).c_str());
+  llvm::timeTraceProfilerCleanup();
+}
+} // namespace
+
+bool planLink(Diag &D, const LinkLine &L, TempFiles &Temps,
+              llvm::StringSaver &Saver, LinkPlan &P) {
+  return Planner(D, L, Temps, Saver, P).run();
+}
+
+} // namespace klto::ld

@@ -1,0 +1,91 @@
+//===- Plan.h - what klto adds to one LLD link --------------------*- C++ -*-===//
+//
+// The driver plans a link, then runs it. Planning reads the inputs and
+// decides every argument klto gives LLD; a link with nothing to order, no
+// module merge, no symversions and no bitcode definition to keep gets
+// none, and LLD runs on the user's exact arguments. klto's arguments go
+// right after argv[0] or in place of the user's own (-o for a -r sort, a
+// script klto copied, an ordering file klto merged), never after the
+// user's last argument, which may be an option still waiting for its value.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KLTO_LD_PLAN_H
+#define KLTO_LD_PLAN_H
+
+#include "CommandLine.h"
+#include "RelocOutput.h"
+#include "Scanner.h"
+#include "TempFiles.h"
+
+#include "klto/strmap.h"
+
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/StringSaver.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace klto::ld {
+
+/// Every diagnostic klto writes, with the program name as LLD writes it.
+struct Diag {
+  const char *Argv0;
+  size_t Errors = 0;
+};
+void printDiag(void *Ctx, bool IsError, const char *Msg);
+/// Reports an error; returns false, for `return fail(...)` in planners.
+bool fail(Diag &D, const llvm::Twine &Msg);
+
+/// Place of each section of a -r output in the order, by name. The keys
+/// are the scanner's strings, which outlive the link: none is copied.
+class RankMap {
+public:
+  RankMap() = default;
+  RankMap(const RankMap &) = delete;
+  RankMap &operator=(const RankMap &) = delete;
+  ~RankMap() { klto_strmap_free(&Map); }
+  bool reserve(size_t N) { return klto_strmap_reserve(&Map, N); }
+  bool set(klto_str Section, long Rank);
+  long get(klto_str Section) const;
+
+private:
+  klto_strmap Map{};
+};
+
+struct LinkPlan {
+  explicit LinkPlan(const LinkLine &L);
+  LinkPlan(const LinkPlan &) = delete;
+  LinkPlan &operator=(const LinkPlan &) = delete;
+
+  /// LLD's argument vector: the user's, with klto's changes.
+  std::vector<const char *> args(const LinkLine &L) const;
+
+  std::vector<const char *> Front;
+  std::vector<std::pair<ArgSpan, std::vector<const char *>>> Replace;
+  /// Copies of user scripts LLD reads instead: (copy, original), for the
+  /// note after a failed link.
+  std::vector<std::pair<std::string, std::string>> ScriptCopies;
+  /// klto's entry symbols in an ordering file that also holds the user's
+  /// and keeps their warnings: LLD's "no such symbol" for these is about
+  /// an archive member it did not load, not the user's list.
+  llvm::StringSet<> OwnOrderSymbols;
+  /// A -r link whose entry sections klto sorts after LLD has written.
+  std::optional<RelocOutput> Reloc;
+  RankMap Ranks;
+  /// An input klto could not read: LLD runs without klto's additions and
+  /// says what is wrong with it; should it link anyway, this is the error.
+  std::string ScanError;
+
+  std::vector<const char *> TableNames;
+  klto_tables Tables{};
+  std::optional<Scanner> S;
+};
+
+/// Decides what klto adds to the link; false after reporting an error.
+bool planLink(Diag &D, const LinkLine &L, TempFiles &Temps,
+              llvm::StringSaver &Saver, LinkPlan &P);
+
+} // namespace klto::ld
+
+#endif // KLTO_LD_PLAN_H

@@ -1,0 +1,42 @@
+//===- TempFiles.h - the files klto hands LLD, removed after the link -*- C++ -*-===//
+//
+// Scripts, ordering and symbol-list files are written in full before LLD
+// runs, so a write error fails the link before it starts.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KLTO_LD_TEMPFILES_H
+#define KLTO_LD_TEMPFILES_H
+
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace klto::ld {
+
+class TempFiles {
+public:
+  TempFiles() = default;
+  TempFiles(const TempFiles &) = delete;
+  TempFiles &operator=(const TempFiles &) = delete;
+  ~TempFiles();
+
+  /// Creates "klto-ld-*.<Suffix>" in the temporary directory and fills it
+  /// through `Write` (a C stream, for the C writers); returns its path.
+  llvm::Expected<std::string> write(llvm::StringRef Suffix,
+                                    llvm::function_ref<void(FILE *)> Write);
+
+private:
+  std::vector<std::string> Paths;
+};
+
+/// Writes `Path` ("-": stdout) through `Write`.
+llvm::Error writeFile(llvm::StringRef Path,
+                      llvm::function_ref<void(FILE *)> Write);
+
+} // namespace klto::ld
+
+#endif // KLTO_LD_TEMPFILES_H

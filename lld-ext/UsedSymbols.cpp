@@ -1,0 +1,181 @@
+//===- UsedSymbols.cpp - LTO's late library calls kept defined ------------===//
+#include "UsedSymbols.h"
+
+#include "llvm/ADT/StringSet.h"
+#include "llvm/BinaryFormat/Magic.h"
+#include "llvm/LTO/LTO.h"
+#include "llvm/Object/Archive.h"
+#include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+namespace klto::ld {
+
+namespace {
+const char *const LinuxUsedSymbols[] = {
+    "memcpy", "memmove", "memset", "__stack_chk_fail", "__stack_chk_guard"};
+
+/// Which of the listed names each input defines, in link order.
+class Definitions {
+public:
+  explicit Definitions(llvm::ArrayRef<std::string> Names) {
+    for (const std::string &N : Names)
+      Wanted.insert(N);
+  }
+
+  void read(const LinkInput &In) {
+    auto Buf = llvm::MemoryBuffer::getFile(In.Path, /*IsText=*/false,
+                                           /*RequiresNullTerminator=*/false);
+    if (!Buf)
+      return; // LLD reports it
+    llvm::MemoryBufferRef Ref = (*Buf)->getMemBufferRef();
+    if (llvm::identify_magic(Ref.getBuffer()) == llvm::file_magic::archive)
+      return readArchive(Ref, In.WholeArchive);
+    readObject(Ref, In.Lazy);
+  }
+
+  std::vector<std::string> kept() const {
+    std::vector<std::string> R;
+    for (const auto &E : Keep)
+      R.push_back(E.getKey().str());
+    std::sort(R.begin(), R.end());
+    return R;
+  }
+
+private:
+  void define(llvm::StringRef Name, bool Lazy, bool Bitcode) {
+    if (!Wanted.contains(Name))
+      return;
+    if (Lazy)
+      LazilyDefined.insert(Name);
+    else if (Bitcode && !LazilyDefined.contains(Name))
+      Keep.insert(Name);
+  }
+
+  void readObject(llvm::MemoryBufferRef Ref, bool Lazy) {
+    if (llvm::identify_magic(Ref.getBuffer()) == llvm::file_magic::bitcode) {
+      auto F = llvm::lto::InputFile::create(Ref);
+      if (!F) {
+        llvm::consumeError(F.takeError());
+        return;
+      }
+      for (const llvm::lto::InputFile::Symbol &S : (*F)->symbols())
+        if (!S.isUndefined())
+          define(S.getName(), Lazy, true);
+      return;
+    }
+    // Native definitions matter only where they are lazy: one that is
+    // always loaded is visible to LTO already.
+    if (!Lazy)
+      return;
+    auto Obj = llvm::object::ObjectFile::createObjectFile(Ref);
+    if (!Obj) {
+      llvm::consumeError(Obj.takeError());
+      return;
+    }
+    for (const llvm::object::SymbolRef &S : (*Obj)->symbols()) {
+      auto Flags = S.getFlags();
+      auto Name = S.getName();
+      if (Flags && Name && !(*Flags & llvm::object::SymbolRef::SF_Undefined))
+        define(*Name, true, false);
+      if (!Flags)
+        llvm::consumeError(Flags.takeError());
+      if (!Name)
+        llvm::consumeError(Name.takeError());
+    }
+  }
+
+  void readArchive(llvm::MemoryBufferRef Ref, bool WholeArchive) {
+    auto Ar = llvm::object::Archive::create(Ref);
+    if (!Ar) {
+      llvm::consumeError(Ar.takeError());
+      return;
+    }
+    if (!WholeArchive) {
+      for (const llvm::object::Archive::Symbol &S : (*Ar)->symbols())
+        define(S.getName(), true, false);
+      return;
+    }
+    llvm::Error Err = llvm::Error::success();
+    for (const llvm::object::Archive::Child &C : (*Ar)->children(Err))
+      if (auto M = C.getMemoryBufferRef())
+        readObject(*M, false);
+      else
+        llvm::consumeError(M.takeError());
+    llvm::consumeError(std::move(Err));
+  }
+
+  llvm::StringSet<> Wanted, LazilyDefined, Keep;
+};
+} // namespace
+
+llvm::Expected<std::vector<std::string>> usedSymbolList(const KltoOptions &K) {
+  std::vector<std::string> Names(std::begin(LinuxUsedSymbols),
+                                 std::end(LinuxUsedSymbols));
+  for (const std::string &Path : K.UsedSymbolFiles) {
+    auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
+    if (!Buf)
+      return llvm::createStringError(Buf.getError(),
+                                     "cannot read " + Path + ": " +
+                                         Buf.getError().message());
+    llvm::StringRef Text = (*Buf)->getBuffer();
+    while (!Text.empty()) {
+      auto [Line, Rest] = Text.split('\n');
+      Text = Rest;
+      Line = Line.split('#').first.trim();
+      if (!Line.empty())
+        Names.push_back(Line.str());
+    }
+  }
+  Names.insert(Names.end(), K.UsedSymbolNames.begin(), K.UsedSymbolNames.end());
+  return Names;
+}
+
+/// Whether a bitcode file is sure to be loaded: otherwise nothing is kept,
+/// and no input is read further.
+static bool hasEagerBitcode(llvm::ArrayRef<LinkInput> Inputs) {
+  for (const LinkInput &In : Inputs) {
+    if (In.Lazy)
+      continue;
+    auto Buf = llvm::MemoryBuffer::getFile(In.Path, /*IsText=*/false,
+                                           /*RequiresNullTerminator=*/false);
+    if (!Buf)
+      continue;
+    llvm::file_magic M = llvm::identify_magic((*Buf)->getBuffer());
+    if (M == llvm::file_magic::bitcode)
+      return true;
+    if (M != llvm::file_magic::archive || !In.WholeArchive)
+      continue;
+    auto Ar = llvm::object::Archive::create((*Buf)->getMemBufferRef());
+    if (!Ar) {
+      llvm::consumeError(Ar.takeError());
+      continue;
+    }
+    llvm::Error Err = llvm::Error::success();
+    bool Found = false;
+    for (const llvm::object::Archive::Child &C : (*Ar)->children(Err)) {
+      auto Data = C.getBuffer();
+      if (Data && llvm::identify_magic(*Data) == llvm::file_magic::bitcode)
+        Found = true;
+      if (!Data)
+        llvm::consumeError(Data.takeError());
+      if (Found)
+        break;
+    }
+    llvm::consumeError(std::move(Err));
+    if (Found)
+      return true;
+  }
+  return false;
+}
+
+std::vector<std::string> usedSymbolsToKeep(llvm::ArrayRef<LinkInput> Inputs,
+                                           llvm::ArrayRef<std::string> Names) {
+  if (!hasEagerBitcode(Inputs))
+    return {};
+  Definitions D(Names);
+  for (const LinkInput &In : Inputs)
+    D.read(In);
+  return D.kept();
+}
+
+} // namespace klto::ld
