@@ -350,6 +350,7 @@ static void readLinkOptions(const InputArgList &Args,
                             llvm::ArrayRef<const char *> Vec,
                             const FileLookup &Files, LinkLine &L) {
   bool HasInputFile = false, Version = false, V = false;
+  bool Shared = false, ExportDynamic = false;
   for (const Arg *A : Args) {
     StringRef N = A->getOption().getName();
     if (A->getOption().getKind() == Option::InputClass) {
@@ -371,6 +372,10 @@ static void readLinkOptions(const InputArgList &Args,
       L.WarnSymbolOrdering = N == "warn-symbol-ordering";
     } else if (N == "relocatable") {
       L.Relocatable = true;
+    } else if (N == "shared") {
+      Shared = true;
+    } else if (N == "export-dynamic" || N == "no-export-dynamic") {
+      ExportDynamic = N == "export-dynamic";
     } else if (N == "verbose") {
       L.Verbose = true;
     } else if (N == "time-trace=") {
@@ -389,6 +394,7 @@ static void readLinkOptions(const InputArgList &Args,
   // -dT is read only when no -T is given.
   if (llvm::any_of(L.Scripts, [](const UserScript &S) { return !S.Default; }))
     llvm::erase_if(L.Scripts, [](const UserScript &S) { return S.Default; });
+  L.ExportsAll = Shared || ExportDynamic;
   L.PrintsVersion = Version || V;
   L.InfoOnly = L.Help || Version || (V && !HasInputFile);
 }

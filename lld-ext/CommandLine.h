@@ -71,6 +71,9 @@ struct LinkLine {
   bool CallGraphOrderingFile = false;
   bool WarnSymbolOrdering = true;
   bool Relocatable = false;
+  /// -shared or --export-dynamic: every default-visibility definition is
+  /// exported, so LTO keeps it.
+  bool ExportsAll = false;
   bool Verbose = false;
   /// The last --time-trace[=file], and where LLD writes its trace ("" for
   /// next to the output).

@@ -264,8 +264,22 @@ bool Planner::finalOrder(const kl_order &O) {
   }
   if (!scriptPlacingTables(L, P.Tables)) {
     // An input, not -T: a -T would make LLD ignore the user's -dT.
-    auto Script = Temps.write(
-        "lds", [&](FILE *F) { kl_write_table_script(F, &P.Tables); });
+    size_t NumTables = KL_TABLE_EXTRA + P.Tables.n_extra;
+    std::unique_ptr<bool[]> Present(new bool[NumTables]());
+    for (size_t I = 0; I < O.n; ++I) {
+      const kl_entry &E = *O.entries[I];
+      StringRef Table(E.table.p, E.table.n);
+      size_t T = Table == ".con_initcall.init" ? KL_TABLE_CONSOLE
+                 : E.level.n                   ? KL_TABLE_INITCALLS
+                                               : KL_TABLE_EXTRA +
+                                   (llvm::find(K.Tables, Table) -
+                                    K.Tables.begin());
+      if (T < NumTables)
+        Present[T] = true;
+    }
+    auto Script = Temps.write("lds", [&](FILE *F) {
+      kl_write_table_script(F, &P.Tables, Present.get());
+    });
     if (!Script)
       return fail(D, llvm::toString(Script.takeError()));
     P.Front.push_back(save(*Script));
@@ -420,10 +434,11 @@ bool Planner::symversions() {
   return true;
 }
 
-/// A -r link's bitcode keeps every symbol visible; only final links run
+/// A -r link's bitcode keeps every symbol visible, and a shared object
+/// (or --export-dynamic) every exported one: only other final links run
 /// the risk the list exists for.
 bool Planner::usedSymbols() {
-  if (!K.UsedSymbols || L.Relocatable)
+  if (!K.UsedSymbols || L.Relocatable || L.ExportsAll)
     return true;
   auto Names = usedSymbolList(K);
   if (!Names)

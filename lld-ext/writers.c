@@ -46,76 +46,112 @@ void kl_write_symbol_order(FILE *out, const struct kl_order *o) {
 static const char *const levels[] = {"early", "0", "1",      "2", "3",
                                      "4",     "5", "rootfs", "6", "7"};
 
-static void table_rule(FILE *out, const char *section) {
-  fprintf(out, "    KEEP(*(%s %s..*))\n", section, section);
-}
-
-/* The boundary symbols, as C identifiers: "__start_" + ".pci_fixup_final"
- * gives "__start_pci_fixup_final". `at` is "." inside the output section
- * and the symbol itself at the top level (see kl_write_table_script). */
-static void symbol(FILE *out, const char *indent, const char *prefix,
-                   const char *name, const char *suffix, bool top) {
-  char sym[256];
-  int n = snprintf(sym, sizeof(sym), "%s", prefix);
+/* A boundary symbol's name as a C identifier: "__start_" +
+ * ".pci_fixup_final" gives "__start_pci_fixup_final". */
+static void symbol_name(char *sym, size_t size, const char *prefix,
+                        const char *name, const char *suffix) {
+  int n = snprintf(sym, size, "%s", prefix);
   for (const char *c = name[0] == '.' ? name + 1 : name;
-       *c && n < (int)sizeof(sym) - 1; ++c)
+       *c && n < (int)size - 1; ++c)
     sym[n++] = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
                        (*c >= '0' && *c <= '9') || *c == '_'
                    ? *c
                    : '_';
-  snprintf(sym + n, sizeof(sym) - (size_t)n, "%s", suffix);
-  fprintf(out, "%s%s = %s;\n", indent, sym, top ? sym : ".");
+  snprintf(sym + n, size - (size_t)n, "%s", suffix);
 }
 
-/* Every boundary symbol in the script, in output order. */
-static void symbols(FILE *out, const struct klto_tables *tables, bool top,
-                    const char *indent) {
-  if (!top)
-    fprintf(out, "  .initcall.init : {\n");
-  symbol(out, indent, "__initcall_start", "", "", top);
+/* What the script writes of each symbol: its value inside the output
+ * section, or, at the top level, what declares it early (see
+ * kl_write_table_script). */
+struct symbols {
+  FILE *out;
+  bool top;
+  const char *anchor; /* an absent table's symbols: here, an empty range */
+};
+
+static void symbol(const struct symbols *w, bool present, const char *prefix,
+                   const char *name, const char *suffix) {
+  char sym[256];
+  symbol_name(sym, sizeof(sym), prefix, name, suffix);
+  if (!w->top && present)
+    fprintf(w->out, "    %s = .;\n", sym);
+  else if (w->top)
+    fprintf(w->out, "%s = %s;\n", sym, present ? sym : w->anchor);
+}
+
+static void open_section(const struct symbols *w, bool present,
+                         const char *name) {
+  if (!w->top && present)
+    fprintf(w->out, "  %s : {\n", name);
+}
+
+static void close_section(const struct symbols *w, bool present) {
+  if (!w->top && present)
+    fprintf(w->out, "  }\n");
+}
+
+static void rule(const struct symbols *w, bool present, const char *section) {
+  if (!w->top && present)
+    fprintf(w->out, "    KEEP(*(%s %s..*))\n", section, section);
+}
+
+/* Every table's section and boundary symbols, in output order. */
+static void tables_in_order(const struct symbols *w,
+                            const struct klto_tables *tables,
+                            const bool *present) {
+  bool p = present[KL_TABLE_INITCALLS];
+  open_section(w, p, ".initcall.init");
+  symbol(w, p, "__initcall_start", "", "");
   for (size_t l = 0; l < sizeof(levels) / sizeof(levels[0]); ++l) {
-    symbol(out, indent, "__initcall", levels[l], "_start", top);
-    if (!top) {
-      char sec[64];
-      snprintf(sec, sizeof(sec), ".initcall%s.init", levels[l]);
-      table_rule(out, sec);
-      snprintf(sec, sizeof(sec), ".initcall%ss.init", levels[l]);
-      table_rule(out, sec);
-    }
-    symbol(out, indent, "__initcall", levels[l], "_end", top);
+    char sec[64];
+    symbol(w, p, "__initcall", levels[l], "_start");
+    snprintf(sec, sizeof(sec), ".initcall%s.init", levels[l]);
+    rule(w, p, sec);
+    snprintf(sec, sizeof(sec), ".initcall%ss.init", levels[l]);
+    rule(w, p, sec);
+    symbol(w, p, "__initcall", levels[l], "_end");
   }
-  symbol(out, indent, "__initcall_end", "", "", top);
-  if (!top)
-    fprintf(out, "  }\n  .con_initcall.init : {\n");
-  symbol(out, indent, "__con_initcall_start", "", "", top);
-  if (!top)
-    table_rule(out, ".con_initcall.init");
-  symbol(out, indent, "__con_initcall_end", "", "", top);
-  if (!top)
-    fprintf(out, "  }\n");
+  symbol(w, p, "__initcall_end", "", "");
+  close_section(w, p);
+  p = present[KL_TABLE_CONSOLE];
+  open_section(w, p, ".con_initcall.init");
+  symbol(w, p, "__con_initcall_start", "", "");
+  rule(w, p, ".con_initcall.init");
+  symbol(w, p, "__con_initcall_end", "", "");
+  close_section(w, p);
   for (size_t i = 0; tables && i < tables->n_extra; ++i) {
-    if (!top)
-      fprintf(out, "  %s : {\n", tables->extra[i]);
-    symbol(out, indent, "__start_", tables->extra[i], "", top);
-    if (!top)
-      table_rule(out, tables->extra[i]);
-    symbol(out, indent, "__stop_", tables->extra[i], "", top);
-    if (!top)
-      fprintf(out, "  }\n");
+    p = present[KL_TABLE_EXTRA + i];
+    open_section(w, p, tables->extra[i]);
+    symbol(w, p, "__start_", tables->extra[i], "");
+    rule(w, p, tables->extra[i]);
+    symbol(w, p, "__stop_", tables->extra[i], "");
+    close_section(w, p);
   }
 }
 
-void kl_write_table_script(FILE *out, const struct klto_tables *tables) {
-  fprintf(out, "/* klto: initcall tables in level order */\n"
+void kl_write_table_script(FILE *out, const struct klto_tables *tables,
+                           const bool *present) {
+  /* The first table's start: an absent table's bounds point there. */
+  char anchor[256] = "";
+  if (present[KL_TABLE_INITCALLS])
+    snprintf(anchor, sizeof(anchor), "__initcall_start");
+  else if (present[KL_TABLE_CONSOLE])
+    snprintf(anchor, sizeof(anchor), "__con_initcall_start");
+  for (size_t i = 0; !anchor[0] && tables && i < tables->n_extra; ++i)
+    if (present[KL_TABLE_EXTRA + i])
+      symbol_name(anchor, sizeof(anchor), "__start_", tables->extra[i], "");
+  fprintf(out, "/* klto: the tables of this link, in level order */\n"
                "OVERWRITE_SECTIONS {\n");
-  symbols(out, tables, false, "    ");
+  struct symbols in_sections = {out, false, anchor};
+  tables_in_order(&in_sections, tables, present);
   fprintf(out, "}\n");
   /* LLD 19 declares the symbols of OVERWRITE_SECTIONS too late for the
    * relocation scan (a -pie program's references became GLOB_DAT
-   * relocations against symbol 0); an assignment at the top level is
-   * declared early, and LLD evaluates it after the output sections, so
-   * "x = x" keeps the value set inside. */
-  symbols(out, tables, true, "");
+   * relocations against symbol 0). A top-level assignment is declared
+   * early, and LLD evaluates it after the output sections, so "x = x"
+   * keeps the value set inside. */
+  struct symbols top = {out, true, anchor};
+  tables_in_order(&top, tables, present);
 }
 
 const char *const kl_split_bases[KL_N_SPLIT_BASES] = {".bss", ".data",

@@ -11,6 +11,8 @@
 
 #include "order.h"
 
+#include <stdbool.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -27,7 +29,13 @@ void kl_write_symbol_order(FILE *out, const struct kl_order *o);
  * extra table with __start_<name>/__stop_<name>. LLD places the sections
  * as orphans (beside .data), so no input section has to exist for them,
  * and --gc-sections drops nothing they depend on. */
-void kl_write_table_script(FILE *out, const struct klto_tables *tables);
+enum { KL_TABLE_INITCALLS, KL_TABLE_CONSOLE, KL_TABLE_EXTRA };
+/* `present[t]` says whether the link has entries of table t (the initcall
+ * levels together, the console table, then each extra table): only those
+ * get an output section, so the script adds no empty one; the bounds of
+ * the others make an empty range at the first table present. */
+void kl_write_table_script(FILE *out, const struct klto_tables *tables,
+                           const bool *present);
 
 /* The sections --kmerge-sections merges split sections back into, and the
  * patterns of those split sections (".data.[0-9a-zA-Z_]*", ".data..L*",

@@ -39,6 +39,8 @@ config.substitutions.append(("%klto_build", config.klto_obj_root))
 config.substitutions.append(("%demo", os.path.join(config.klto_src_root, "examples", "demo")))
 config.substitutions.append(("%python", "python3"))
 
+if hasattr(os, "geteuid") and os.geteuid() == 0:
+    config.available_features.add("root")
 if os.path.exists(klto_ld):
     config.available_features.add("klto-ld")
 if config.klto_fuzzers:
