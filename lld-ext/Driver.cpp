@@ -33,10 +33,6 @@ using namespace klto::ld;
 
 namespace {
 
-long rankOf(void *Ctx, klto_str Section) {
-  return static_cast<const RankMap *>(Ctx)->get(Section);
-}
-
 /// LLD's diagnostics, less its "no such symbol" warnings about klto's own
 /// entries in an ordering file that also holds the user's: those name
 /// archive members LLD did not load, not a mistake of the user's.
@@ -98,8 +94,7 @@ int sortRelocatable(Diag &D, const LinkPlan &P, bool Verbose) {
         llvm::sys::fs::mapped_file_region::readwrite, Status.getSize(), 0, EC);
     if (!EC)
       Err = kl_sort_relocatable(reinterpret_cast<unsigned char *>(Map.data()),
-                                Status.getSize(), &P.Tables, rankOf,
-                                const_cast<RankMap *>(&P.Ranks));
+                                Status.getSize(), &P.Tables, &P.Ranks);
   }
   llvm::sys::Process::SafelyCloseFileDescriptor(FD);
   if (EC || Err) {

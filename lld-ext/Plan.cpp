@@ -38,19 +38,6 @@ bool fail(Diag &D, const llvm::Twine &Msg) {
   return false;
 }
 
-bool RankMap::set(klto_str Section, long Rank) {
-  bool Inserted;
-  klto_strmap_slot *S = klto_strmap_insert(&Map, Section, Rank, &Inserted);
-  if (S)
-    S->value = Rank;
-  return S != nullptr;
-}
-
-long RankMap::get(klto_str Section) const {
-  const klto_strmap_slot *S = klto_strmap_find(&Map, Section);
-  return S ? S->value : -1;
-}
-
 LinkPlan::LinkPlan(const LinkLine &L) {
   for (const std::string &T : L.Klto.Tables)
     TableNames.push_back(T.c_str());
@@ -134,7 +121,6 @@ private:
   bool order();
   bool finalOrder(const kl_order &O);
   bool relocatableOrder(const kl_order &O);
-  bool rankRelocatable(const kl_order &O);
   bool copyUserScripts(const klto_tables *Tables, bool MergeSplit);
   bool mergeSections();
   bool symversions();
@@ -288,53 +274,8 @@ bool Planner::finalOrder(const kl_order &O) {
   return copyUserScripts(&P.Tables, K.MergeSections);
 }
 
-/// The place of each output section of a -r link in the order. LLD merges
-/// a table's entries without ids, from all inputs, into one "<table>"
-/// section, which can take one place only: between two of them, no entry
-/// with an id may stand.
-bool Planner::rankRelocatable(const kl_order &O) {
-  auto OutOfMemory = [this] {
-    return fail(D, "out of memory ordering the sections of a -r link");
-  };
-  if (!P.Ranks.reserve(O.n))
-    return OutOfMemory();
-  StringRef Table;
-  const kl_entry *Plain = nullptr, *IdAfterPlain = nullptr;
-  for (size_t I = 0; I < O.n; ++I) {
-    const kl_entry &E = *O.entries[I];
-    if (E.shadowed)
-      continue;
-    if (StringRef(E.table.p, E.table.n) != Table) {
-      Table = StringRef(E.table.p, E.table.n);
-      Plain = IdAfterPlain = nullptr;
-    }
-    // The merged id-less section stands where the first of them does.
-    bool Ranked = E.has_id || !Plain;
-    if (Ranked &&
-        !P.Ranks.set(E.has_id ? E.section : E.table, static_cast<long>(I)))
-      return OutOfMemory();
-    if (E.has_id) {
-      if (Plain && !IdAfterPlain)
-        IdAfterPlain = &E;
-    } else if (!Plain) {
-      Plain = &E;
-    } else if (IdAfterPlain) {
-      return fail(
-          D, "--kinit-order cannot order table " + Table +
-                 " in a -r link: LLD merges its entries without ids from " +
-                 O.origins[Plain->origin] + " and " + O.origins[E.origin] +
-                 " into one section, but the entry " +
-                 StringRef(IdAfterPlain->section.p, IdAfterPlain->section.n) +
-                 " of " + O.origins[IdAfterPlain->origin] +
-                 " belongs between them; build those files with klto's "
-                 "plugin, or link them in a separate -r link");
-    }
-  }
-  return true;
-}
-
 bool Planner::relocatableOrder(const kl_order &O) {
-  if (!rankRelocatable(O))
+  if (!kl_order_rank_sections(&O, &P.Ranks, printDiag, &D))
     return false;
   std::string Output = L.Output;
   if (!L.OutputArg)

@@ -37,26 +37,11 @@ void printDiag(void *Ctx, bool IsError, const char *Msg);
 /// Reports an error; returns false, for `return fail(...)` in planners.
 bool fail(Diag &D, const llvm::Twine &Msg);
 
-/// Place of each section of a -r output in the order, by name. The keys
-/// are the scanner's strings, which outlive the link: none is copied.
-class RankMap {
-public:
-  RankMap() = default;
-  RankMap(const RankMap &) = delete;
-  RankMap &operator=(const RankMap &) = delete;
-  ~RankMap() { klto_strmap_free(&Map); }
-  bool reserve(size_t N) { return klto_strmap_reserve(&Map, N); }
-  bool set(klto_str Section, long Rank);
-  long get(klto_str Section) const;
-
-private:
-  klto_strmap Map{};
-};
-
 struct LinkPlan {
   explicit LinkPlan(const LinkLine &L);
   LinkPlan(const LinkPlan &) = delete;
   LinkPlan &operator=(const LinkPlan &) = delete;
+  ~LinkPlan() { klto_strmap_free(&Ranks); }
 
   /// LLD's argument vector: the user's, with klto's changes.
   std::vector<const char *> args(const LinkLine &L) const;
@@ -72,7 +57,8 @@ struct LinkPlan {
   llvm::StringSet<> OwnOrderSymbols;
   /// A -r link whose entry sections klto sorts after LLD has written.
   std::optional<RelocOutput> Reloc;
-  RankMap Ranks;
+  /// Its sections' places in the order; keys are the scanner's strings.
+  klto_strmap Ranks{};
   /// An input klto could not read: LLD runs without klto's additions and
   /// says what is wrong with it; should it link anyway, this is the error.
   std::string ScanError;

@@ -334,3 +334,48 @@ size_t kl_order_compute(struct kl_order *o, kl_diag_fn diag, void *ctx) {
     errors += out_of_memory(diag, ctx, o->n);
   return errors;
 }
+
+bool kl_order_rank_sections(const struct kl_order *o,
+                            struct klto_strmap *ranks, kl_diag_fn diag,
+                            void *ctx) {
+  if (!klto_strmap_reserve(ranks, o->n))
+    return !out_of_memory(diag, ctx, o->n);
+  struct klto_str table = {NULL, 0};
+  const struct kl_entry *plain = NULL, *id_after_plain = NULL;
+  for (size_t i = 0; i < o->n; ++i) {
+    const struct kl_entry *e = o->entries[i];
+    if (e->shadowed)
+      continue;
+    if (!str_eq(e->table, table)) {
+      table = e->table;
+      plain = id_after_plain = NULL;
+    }
+    /* The merged id-less section stands where the first of them does. */
+    if (e->has_id || !plain) {
+      bool inserted;
+      struct klto_strmap_slot *slot = klto_strmap_insert(
+          ranks, e->has_id ? e->section : e->table, (long)i, &inserted);
+      if (!slot)
+        return !out_of_memory(diag, ctx, o->n);
+      slot->value = (long)i;
+    }
+    if (e->has_id) {
+      if (plain && !id_after_plain)
+        id_after_plain = e;
+    } else if (!plain) {
+      plain = e;
+    } else if (id_after_plain) {
+      report(diag, ctx, true,
+             "--kinit-order cannot order table %.*s in a -r link: LLD "
+             "merges its entries without ids from %s and %s into one "
+             "section, but the entry %.*s of %s belongs between them; build "
+             "those files with klto's plugin, or link them in a separate -r "
+             "link",
+             (int)table.n, table.p, o->origins[plain->origin],
+             o->origins[e->origin], (int)id_after_plain->section.n,
+             id_after_plain->section.p, o->origins[id_after_plain->origin]);
+      return false;
+    }
+  }
+  return true;
+}

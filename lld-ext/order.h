@@ -83,6 +83,17 @@ enum kl_parse_result kl_parse_entry(const struct klto_tables *tables,
  * can place. Returns the number of errors reported. */
 size_t kl_order_compute(struct kl_order *o, kl_diag_fn diag, void *ctx);
 
+/* For a -r link, where the section sort (sectsort.h) applies the order:
+ * fills `ranks` with each output section's place in it, by name. An entry
+ * with an id is a section of its own; a table's entries without ids, which
+ * LLD merges into one "<table>" section, take the place of the first of
+ * them, so no entry with an id may belong between two of them (reported).
+ * Keys point into the entries' strings. False after reporting an error. */
+struct klto_strmap;
+bool kl_order_rank_sections(const struct kl_order *o,
+                            struct klto_strmap *ranks, kl_diag_fn diag,
+                            void *ctx);
+
 #ifdef __cplusplus
 }
 #endif

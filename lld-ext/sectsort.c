@@ -162,9 +162,15 @@ static const char *rename_to_tables(struct elf *e, const struct entry *ents,
   return err;
 }
 
+/* An entry section's place in the order; -1 if klto did not order it. */
+static long rank_of(const struct klto_strmap *ranks, struct klto_str section) {
+  const struct klto_strmap_slot *slot = klto_strmap_find(ranks, section);
+  return slot ? slot->value : -1;
+}
+
 const char *kl_sort_relocatable(unsigned char *buf, size_t size,
                                 const struct klto_tables *tables,
-                                kl_rank_fn rank, void *ctx) {
+                                const struct klto_strmap *ranks) {
   if (size < 52 || memcmp(buf, "\x7f"
                                "ELF",
                           4) != 0)
@@ -250,7 +256,7 @@ const char *kl_sort_relocatable(unsigned char *buf, size_t size,
         err = "out of memory";
         goto out;
       }
-      x.rank = rank(ctx, x.section);
+      x.rank = rank_of(ranks, x.section);
       x.group = 2 * (size_t)table_id->value + rela;
     }
     x.index = i;

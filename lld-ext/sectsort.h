@@ -16,6 +16,7 @@
 #define KLTO_LD_SECTSORT_H
 
 #include "klto/naming.h"
+#include "klto/strmap.h"
 
 #include <stddef.h>
 
@@ -23,16 +24,14 @@
 extern "C" {
 #endif
 
-/* Position of an entry section in the computed order; negative if klto
- * did not order it (it then keeps its place relative to other such). The
- * sort takes memory in proportion to the largest position. */
-typedef long (*kl_rank_fn)(void *ctx, struct klto_str section);
-
-/* Reorders `buf` (a whole ELF relocatable file) in place. Returns NULL on
- * success, or what is wrong with the file. */
+/* Reorders `buf` (a whole ELF relocatable file) in place, each entry
+ * section by its place in `ranks` (kl_order_rank_sections); one klto did
+ * not order keeps its place relative to other such. Memory follows the
+ * largest place. Returns NULL on success, or what is wrong with the
+ * file. */
 const char *kl_sort_relocatable(unsigned char *buf, size_t size,
                                 const struct klto_tables *tables,
-                                kl_rank_fn rank, void *ctx);
+                                const struct klto_strmap *ranks);
 
 #ifdef __cplusplus
 }

@@ -29,10 +29,6 @@
 
 static void ignoreDiag(void *, bool, const char *) {}
 
-static long rankByLength(void *, klto_str Section) {
-  return Section.n % 3 ? static_cast<long>(Section.n) : -1;
-}
-
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   if (Size == 0)
     return 0;
@@ -94,9 +90,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   kl_patch_script(Null, Bytes.data(), Bytes.size(), &Tables, Data[0] & 1);
   kl_script_places_tables(Bytes.data(), Bytes.size(), &Tables);
   std::fclose(Null);
-  // The -r post-pass on whatever the input is, with every entry ranked.
+  // The -r post-pass on whatever the input is, ranked as for a -r link.
+  klto_strmap Ranks{};
+  kl_order_rank_sections(&O, &Ranks, ignoreDiag, nullptr);
   std::vector<unsigned char> Copy(Bytes.begin(), Bytes.end());
-  kl_sort_relocatable(Copy.data(), Copy.size(), &Tables, rankByLength,
-                      nullptr);
+  kl_sort_relocatable(Copy.data(), Copy.size(), &Tables, &Ranks);
+  klto_strmap_free(&Ranks);
   return 0;
 }
