@@ -8,6 +8,8 @@
 
 #include "klto/strmap.h"
 
+#include <elf.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -56,14 +58,28 @@ static void wr(struct elf *e, size_t off, unsigned n, uint64_t v) {
     e->p[off + i] = (unsigned char)(v >> (8 * (e->be ? n - 1 - i : i)));
 }
 
-/* Field offsets and sizes of Elf32/64_Shdr and Elf32/64_Sym. */
+/* Field offsets of Elf32/64_Shdr and Elf32/64_Sym, and the width of the
+ * class's address-sized fields (sh_flags, sh_offset, sh_size). */
 struct layout {
   unsigned shentsize, name, type, flags, offset, size, link, info, w;
   unsigned symsize, st_shndx;
 };
 
-static const struct layout L64 = {64, 0, 4, 8, 24, 32, 40, 44, 8, 24, 6};
-static const struct layout L32 = {40, 0, 4, 8, 16, 20, 24, 28, 4, 16, 14};
+#define LAYOUT(Shdr, Sym, Addr)                                                \
+  {sizeof(Shdr),                                                               \
+   offsetof(Shdr, sh_name),                                                    \
+   offsetof(Shdr, sh_type),                                                    \
+   offsetof(Shdr, sh_flags),                                                   \
+   offsetof(Shdr, sh_offset),                                                  \
+   offsetof(Shdr, sh_size),                                                    \
+   offsetof(Shdr, sh_link),                                                    \
+   offsetof(Shdr, sh_info),                                                    \
+   sizeof(Addr),                                                               \
+   sizeof(Sym),                                                                \
+   offsetof(Sym, st_shndx)}
+static const struct layout L64 = LAYOUT(Elf64_Shdr, Elf64_Sym, Elf64_Addr);
+static const struct layout L32 = LAYOUT(Elf32_Shdr, Elf32_Sym, Elf32_Addr);
+#undef LAYOUT
 
 struct entry {
   size_t index;
@@ -81,16 +97,6 @@ struct entry {
 static bool in_bounds(const struct elf *e, uint64_t off, uint64_t len) {
   return off <= e->size && len <= e->size - off;
 }
-
-#define SHN_UNDEF 0
-#define SHN_LORESERVE 0xff00
-#define SHN_XINDEX 0xffff
-#define SHT_SYMTAB 2
-#define SHT_RELA 4
-#define SHT_REL 9
-#define SHT_GROUP 17
-#define SHT_SYMTAB_SHNDX 18
-#define SHF_INFO_LINK 0x40
 
 /* The offset and size of a section header field, as rd()/wr() take them;
  * needs `shoff` and the layout `l` in scope. */
@@ -171,23 +177,29 @@ static long rank_of(const struct klto_strmap *ranks, struct klto_str section) {
 const char *kl_sort_relocatable(unsigned char *buf, size_t size,
                                 const struct klto_tables *tables,
                                 const struct klto_strmap *ranks) {
-  if (size < 52 || memcmp(buf, "\x7f"
+  if (size < sizeof(Elf32_Ehdr) || memcmp(buf, "\x7f"
                                "ELF",
                           4) != 0)
     return "not an ELF file";
-  struct elf e = {buf, size, buf[4] == 2, buf[5] == 2,
-                  (buf[5] == 1) == (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)};
-  if ((buf[4] != 1 && buf[4] != 2) || (buf[5] != 1 && buf[5] != 2))
+  unsigned char cls = buf[EI_CLASS], data = buf[EI_DATA];
+  struct elf e = {
+      buf, size, cls == ELFCLASS64, data == ELFDATA2MSB,
+      (data == ELFDATA2LSB) == (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)};
+  if ((cls != ELFCLASS32 && cls != ELFCLASS64) ||
+      (data != ELFDATA2LSB && data != ELFDATA2MSB))
     return "unknown ELF class or byte order";
   const struct layout *l = e.is64 ? &L64 : &L32;
-  if (e.is64 && size < 64)
+  if (e.is64 && size < sizeof(Elf64_Ehdr))
     return "truncated ELF header";
-  if (rd(&e, 16, 2) != 1)
+  if (rd(&e, offsetof(Elf64_Ehdr, e_type), 2) != ET_REL)
     return "not a relocatable object";
-  uint64_t shoff = rd(&e, e.is64 ? 40 : 32, l->w);
-  unsigned shentsize = (unsigned)rd(&e, e.is64 ? 58 : 46, 2);
-  uint64_t shnum = rd(&e, e.is64 ? 60 : 48, 2);
-  uint64_t shstrndx = rd(&e, e.is64 ? 62 : 50, 2);
+#define EHDR(field)                                                            \
+  (e.is64 ? offsetof(Elf64_Ehdr, field) : offsetof(Elf32_Ehdr, field))
+  uint64_t shoff = rd(&e, EHDR(e_shoff), l->w);
+  unsigned shentsize = (unsigned)rd(&e, EHDR(e_shentsize), 2);
+  uint64_t shnum = rd(&e, EHDR(e_shnum), 2);
+  uint64_t shstrndx = rd(&e, EHDR(e_shstrndx), 2);
+#undef EHDR
   if (shentsize != l->shentsize || !in_bounds(&e, shoff, l->shentsize))
     return "bad section header table";
   /* Past 0xff00 sections the real counts live in section header 0. */
