@@ -8,11 +8,11 @@
 //===----------------------------------------------------------------------===//
 #include "CommandLine.h"
 
-#include "lld/Common/CommonLinkerContext.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Option/ArgList.h"
 #include "llvm/Option/OptTable.h"
 #include "llvm/Option/Option.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/GlobPattern.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -25,7 +25,6 @@ namespace lld::elf {
 class ELFOptTable : public llvm::opt::GenericOptTable {
 public:
   ELFOptTable();
-  llvm::opt::InputArgList parse(llvm::ArrayRef<const char *> Argv);
 };
 } // namespace lld::elf
 
@@ -115,24 +114,42 @@ static llvm::Error apply(const KltoUse &U, KltoOptions &K) {
   return llvm::Error::success();
 }
 
-/// The arguments after argv[0] as LLD's link sees them: response files
-/// expanded with LLD's quoting rules, -plugin-opt pairs joined.
-/// ELFOptTable::parse does both and reports through lld's error handler,
-/// which needs a linker context: a short-lived one whose messages go
-/// nowhere, as LLD reports them itself when it runs.
-static std::vector<const char *> expandAsLLD(llvm::ArrayRef<const char *> Argv,
-                                             llvm::StringSaver &Saver) {
-  auto *Ctx = new lld::CommonLinkerContext;
-  Ctx->e.initialize(llvm::nulls(), llvm::nulls(), /*exitEarly=*/false,
-                    /*disableOutput=*/true);
-  std::vector<const char *> Out;
-  {
-    lld::elf::ELFOptTable Table;
-    InputArgList Args = Table.parse(Argv.drop_front());
-    for (unsigned I = 0, E = Args.getNumInputArgStrings(); I < E; ++I)
-      Out.push_back(Saver.save(StringRef(Args.getArgString(I))).data());
+/// The arguments after argv[0] as LLD's link reads them, as
+/// ELFOptTable::parse makes them: response files expanded with the quoting
+/// --rsp-quoting asks for, "-plugin-opt x" pairs joined. parse() itself
+/// cannot be used for this: it reports through lld's error handler, and
+/// LLVM's expansion prints its errors, which LLD prints again when it runs
+/// (a recursive response file was reported three times). None when LLD
+/// will reject the response files.
+static std::optional<std::vector<const char *>>
+expandAsLLD(const llvm::opt::OptTable &Table,
+            llvm::ArrayRef<const char *> Args, llvm::StringSaver &Saver) {
+  unsigned MissingIndex = 0, MissingCount = 0;
+  InputArgList First = Table.ParseArgs(Args, MissingIndex, MissingCount);
+  llvm::cl::TokenizerCallback Tokenizer = llvm::cl::TokenizeGNUCommandLine;
+  for (const Arg *A : First) {
+    if (A->getOption().getName() != "rsp-quoting")
+      continue;
+    StringRef Style = A->getValue();
+    if (Style != "windows" && Style != "posix")
+      return std::nullopt;
+    Tokenizer = Style == "windows" ? llvm::cl::TokenizeWindowsCommandLine
+                                   : llvm::cl::TokenizeGNUCommandLine;
   }
-  lld::CommonLinkerContext::destroy();
+  llvm::SmallVector<const char *, 256> Vec(Args.begin(), Args.end());
+  llvm::cl::ExpansionContext Expander(Saver.getAllocator(), Tokenizer);
+  if (llvm::Error E = Expander.expandResponseFiles(Vec)) {
+    llvm::consumeError(std::move(E));
+    return std::nullopt;
+  }
+  std::vector<const char *> Out;
+  for (size_t I = 0; I < Vec.size(); ++I) {
+    StringRef S = Vec[I];
+    if ((S == "-plugin-opt" || S == "--plugin-opt") && I + 1 < Vec.size())
+      Out.push_back(Saver.save(S + "=" + Vec[++I]).data());
+    else
+      Out.push_back(Vec[I]);
+  }
   return Out;
 }
 
@@ -302,11 +319,12 @@ struct InputState {
 
 /// The arguments of LinkLine::Args `A` took: its own and, for a separate
 /// value, the next.
-static ArgSpan spanOf(const Arg *A, llvm::ArrayRef<const char *> Vec) {
+static ArgSpan spanOf(const Arg *A, llvm::ArrayRef<const char *> Vec,
+                      size_t Prefix) {
   unsigned I = A->getIndex();
   bool Separate = A->getNumValues() && I + 1 < Vec.size() &&
                   A->getValue() == Vec[I + 1];
-  return {I + 1, Separate ? 2u : 1u}; // LinkLine::Args has argv[0] first
+  return {I + Prefix, Separate ? 2u : 1u};
 }
 
 /// Inputs in link order, as createFiles() adds them.
@@ -356,14 +374,14 @@ static void readLinkOptions(const InputArgList &Args,
     if (A->getOption().getKind() == Option::InputClass) {
       HasInputFile = true;
     } else if (N == "o") {
-      L.OutputArg = spanOf(A, Vec);
+      L.OutputArg = spanOf(A, Vec, L.Prefix);
       L.Output = A->getValue();
     } else if (N == "script" || N == "default-script") {
       if (auto P = Files.script(A->getValue()))
         L.Scripts.push_back(
-            {Files.path(*P), spanOf(A, Vec), N == "default-script"});
+            {Files.path(*P), spanOf(A, Vec, L.Prefix), N == "default-script"});
     } else if (N == "symbol-ordering-file") {
-      L.OrderingFileArg = spanOf(A, Vec);
+      L.OrderingFileArg = spanOf(A, Vec, L.Prefix);
       L.UserOrderingFile = Files.path(A->getValue());
     } else if (N == "call-graph-ordering-file") {
       L.CallGraphOrderingFile = true;
@@ -379,7 +397,7 @@ static void readLinkOptions(const InputArgList &Args,
     } else if (N == "verbose") {
       L.Verbose = true;
     } else if (N == "time-trace=") {
-      L.TimeTraceArg = spanOf(A, Vec);
+      L.TimeTraceArg = spanOf(A, Vec, L.Prefix);
       L.TimeTrace = A->getNumValues() ? A->getValue() : "";
     } else if (N == "thinlto-index-only" || N == "thinlto-index-only=") {
       L.IndexOnly = true;
@@ -399,16 +417,46 @@ static void readLinkOptions(const InputArgList &Args,
   L.InfoOnly = L.Help || Version || (V && !HasInputFile);
 }
 
+/// lldMain takes "-flavor <name>" only as argv[1] and argv[2]; a wrapper
+/// may have put klto's flags before it. Returns where LLD's own arguments
+/// start, with the flavor (if any) moved to `Flavor`.
+static std::vector<const char *>
+takeFlavor(llvm::ArrayRef<const char *> Argv,
+           std::vector<const char *> &Flavor) {
+  std::vector<const char *> Rest{Argv[0]};
+  size_t I = 1;
+  while (I < Argv.size() && matchKlto(Argv[I]) &&
+         !matchKlto(Argv[I])->Info->MetaVar)
+    ++I;
+  if (I + 1 < Argv.size() && StringRef(Argv[I]) == "-flavor") {
+    Flavor = {Argv[I], Argv[I + 1]};
+    Rest.insert(Rest.end(), Argv.begin() + 1, Argv.begin() + I);
+    Rest.insert(Rest.end(), Argv.begin() + I + 2, Argv.end());
+  } else {
+    Rest.insert(Rest.end(), Argv.begin() + 1, Argv.end());
+  }
+  return Rest;
+}
+
 llvm::Expected<LinkLine> parseLinkLine(llvm::ArrayRef<const char *> Argv,
                                        llvm::StringSaver &Saver) {
   LinkLine L;
-  std::vector<const char *> Vec = expandAsLLD(Argv, Saver);
+  std::vector<const char *> Flavor;
+  std::vector<const char *> Own = takeFlavor(Argv, Flavor);
   lld::elf::ELFOptTable Table;
+  llvm::ArrayRef<const char *> UserArgs = llvm::ArrayRef(Own).drop_front();
+  auto Expanded = expandAsLLD(Table, UserArgs, Saver);
+  std::vector<const char *> Vec =
+      Expanded ? *Expanded
+               : std::vector<const char *>(UserArgs.begin(), UserArgs.end());
   auto ArgsOrErr = takeKltoOptions(Table, Vec, L.Klto, L.Malformed);
+  L.Malformed |= !Expanded;
   if (!ArgsOrErr)
     return ArgsOrErr.takeError();
   const InputArgList &Args = *ArgsOrErr;
   L.Args.push_back(Argv[0]);
+  L.Args.insert(L.Args.end(), Flavor.begin(), Flavor.end());
+  L.Prefix = L.Args.size();
   L.Args.insert(L.Args.end(), Vec.begin(), Vec.end());
   FileLookup Files;
   if (llvm::Error E = Files.init(Args))

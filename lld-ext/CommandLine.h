@@ -54,9 +54,12 @@ struct UserScript {
 
 struct LinkLine {
   KltoOptions Klto;
-  /// argv[0], then LLD's arguments: response files expanded as LLD expands
-  /// them, klto's options taken out, nothing else changed.
+  /// argv[0] (and "-flavor <name>" after it, which lldMain reads there),
+  /// then LLD's arguments: response files expanded as LLD expands them,
+  /// klto's options taken out, nothing else changed.
   std::vector<const char *> Args;
+  /// How many of Args come before the arguments klto may add to.
+  size_t Prefix = 1;
   /// LLD will reject the command line (an unknown option, a missing
   /// value): klto adds nothing and lets LLD say so.
   bool Malformed = false;

@@ -19,6 +19,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <cstdlib>
 
 LLD_HAS_DRIVER(elf)
 
@@ -173,6 +174,12 @@ int runLink(Diag &D, const LinkLine &L, const LinkPlan &P) {
 
 int main(int Argc, const char **Argv) {
   llvm::InitLLVM X(Argc, Argv);
+  // As LLD's own ld.lld does: LLD's tests check the crash report.
+  if (std::getenv("FORCE_LLD_DIAGNOSTICS_CRASH")) {
+    llvm::errs()
+        << "crashing due to environment variable FORCE_LLD_DIAGNOSTICS_CRASH\n";
+    LLVM_BUILTIN_TRAP;
+  }
   Diag D{Argv[0]};
   llvm::BumpPtrAllocator Alloc;
   llvm::StringSaver Saver(Alloc);

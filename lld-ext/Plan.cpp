@@ -45,9 +45,9 @@ LinkPlan::LinkPlan(const LinkLine &L) {
 }
 
 std::vector<const char *> LinkPlan::args(const LinkLine &L) const {
-  std::vector<const char *> Out{L.Args[0]};
+  std::vector<const char *> Out(L.Args.begin(), L.Args.begin() + L.Prefix);
   Out.insert(Out.end(), Front.begin(), Front.end());
-  for (size_t I = 1; I < L.Args.size();) {
+  for (size_t I = L.Prefix; I < L.Args.size();) {
     auto R = llvm::find_if(Replace, [I](const auto &P) {
       return P.first.Begin == I;
     });
@@ -140,15 +140,6 @@ private:
 
 bool Planner::run() {
   Order = K.InitOrder && !L.IndexOnly;
-  if (Order && L.Relocatable)
-    if (auto Script = scriptPlacingTables(L, P.Tables))
-      return fail(D, "--kinit-order cannot order a relocatable link whose "
-                     "script " +
-                         *Script +
-                         " places the initcall tables itself: remove those "
-                         "rules from the script, or link without "
-                         "--kinit-order and let the final link order the "
-                         "entries");
   // LLD starts its own trace profiler, so klto's phases go to a trace file
   // of their own beside LLD's, written before LLD runs.
   if (L.TimeTrace)
@@ -275,6 +266,14 @@ bool Planner::finalOrder(const kl_order &O) {
 }
 
 bool Planner::relocatableOrder(const kl_order &O) {
+  if (auto Script = scriptPlacingTables(L, P.Tables))
+    return fail(D, "--kinit-order cannot order a relocatable link whose "
+                   "script " +
+                       *Script +
+                       " places the initcall tables itself: remove those "
+                       "rules from the script, or link without "
+                       "--kinit-order and let the final link order the "
+                       "entries");
   if (!kl_order_rank_sections(&O, &P.Ranks, printDiag, &D))
     return false;
   std::string Output = L.Output;

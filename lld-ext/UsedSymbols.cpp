@@ -7,6 +7,7 @@
 #include "llvm/Object/Archive.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/TargetSelect.h"
 
 namespace klto::ld {
 
@@ -172,6 +173,11 @@ std::vector<std::string> usedSymbolsToKeep(llvm::ArrayRef<LinkInput> Inputs,
                                            llvm::ArrayRef<std::string> Names) {
   if (!hasEagerBitcode(Inputs))
     return {};
+  // Bitcode symbol tables include module asm symbols, which need the
+  // targets' asm parsers (LLD registers them only when it runs).
+  llvm::InitializeAllTargetInfos();
+  llvm::InitializeAllTargetMCs();
+  llvm::InitializeAllAsmParsers();
   Definitions D(Names);
   for (const LinkInput &In : Inputs)
     D.read(In);
