@@ -122,8 +122,8 @@ static llvm::Error apply(const KltoUse &U, KltoOptions &K) {
 /// (a recursive response file was reported three times). None when LLD
 /// will reject the response files.
 static std::optional<std::vector<const char *>>
-expandAsLLD(const llvm::opt::OptTable &Table,
-            llvm::ArrayRef<const char *> Args, llvm::StringSaver &Saver) {
+expandAsLLD(const llvm::opt::OptTable &Table, llvm::ArrayRef<const char *> Args,
+            llvm::StringSaver &Saver) {
   unsigned MissingIndex = 0, MissingCount = 0;
   InputArgList First = Table.ParseArgs(Args, MissingIndex, MissingCount);
   llvm::cl::TokenizerCallback Tokenizer = llvm::cl::TokenizeGNUCommandLine;
@@ -176,8 +176,7 @@ takeKltoOptions(const llvm::opt::OptTable &Table,
       Found = Drop[I] = true;
       if (U->Info->MetaVar && !U->HasValue) {
         if (I + 1 >= Vec.size())
-          return failure(llvm::Twine("--") + U->Info->Name +
-                         ": missing value");
+          return failure(llvm::Twine("--") + U->Info->Name + ": missing value");
         U->Value = Vec[I + 1];
         U->HasValue = true;
         Drop[I + 1] = Stale = true;
@@ -188,8 +187,7 @@ takeKltoOptions(const llvm::opt::OptTable &Table,
         break;
     }
     if (!Found) {
-      Malformed = MissingCount ||
-                  llvm::any_of(Args, [](const Arg *A) {
+      Malformed = MissingCount || llvm::any_of(Args, [](const Arg *A) {
                     return A->getOption().getKind() == Option::UnknownClass;
                   });
       return std::move(Args);
@@ -207,7 +205,7 @@ namespace {
 /// "=dir"), --chroot, --remap-inputs.
 class FileLookup {
 public:
-  llvm::Error init(const InputArgList &Args) {
+  void init(const InputArgList &Args) {
     for (const Arg *A : Args) {
       StringRef N = A->getOption().getName();
       if (N == "L")
@@ -234,14 +232,13 @@ public:
           addRemap(Line);
       }
     }
-    return llvm::Error::success();
   }
 
   /// The file LLD's readFile() opens for `Path`.
   std::string path(StringRef Path) const {
-    std::string P =
-        !Chroot.empty() && Path.starts_with("/") ? Chroot + Path.str()
-                                                 : Path.str();
+    std::string P = !Chroot.empty() && Path.starts_with("/")
+                        ? Chroot + Path.str()
+                        : Path.str();
     auto It = Exact.find(P);
     if (It != Exact.end())
       return It->second;
@@ -287,7 +284,8 @@ private:
       llvm::consumeError(Pattern.takeError());
   }
 
-  std::optional<std::string> find(StringRef Dir, const llvm::Twine &Name) const {
+  std::optional<std::string> find(StringRef Dir,
+                                  const llvm::Twine &Name) const {
     llvm::SmallString<256> P;
     if (Dir.consume_front("="))
       llvm::sys::path::append(P, Sysroot, Dir, Name);
@@ -322,8 +320,8 @@ struct InputState {
 static ArgSpan spanOf(const Arg *A, llvm::ArrayRef<const char *> Vec,
                       size_t Prefix) {
   unsigned I = A->getIndex();
-  bool Separate = A->getNumValues() && I + 1 < Vec.size() &&
-                  A->getValue() == Vec[I + 1];
+  bool Separate =
+      A->getNumValues() && I + 1 < Vec.size() && A->getValue() == Vec[I + 1];
   return {I + Prefix, Separate ? 2u : 1u};
 }
 
@@ -385,8 +383,7 @@ static void readLinkOptions(const InputArgList &Args,
       L.UserOrderingFile = Files.path(A->getValue());
     } else if (N == "call-graph-ordering-file") {
       L.CallGraphOrderingFile = true;
-    } else if (N == "warn-symbol-ordering" ||
-               N == "no-warn-symbol-ordering") {
+    } else if (N == "warn-symbol-ordering" || N == "no-warn-symbol-ordering") {
       L.WarnSymbolOrdering = N == "warn-symbol-ordering";
     } else if (N == "relocatable") {
       L.Relocatable = true;
@@ -420,9 +417,8 @@ static void readLinkOptions(const InputArgList &Args,
 /// lldMain takes "-flavor <name>" only as argv[1] and argv[2]; a wrapper
 /// may have put klto's flags before it. Returns where LLD's own arguments
 /// start, with the flavor (if any) moved to `Flavor`.
-static std::vector<const char *>
-takeFlavor(llvm::ArrayRef<const char *> Argv,
-           std::vector<const char *> &Flavor) {
+static std::vector<const char *> takeFlavor(llvm::ArrayRef<const char *> Argv,
+                                            std::vector<const char *> &Flavor) {
   std::vector<const char *> Rest{Argv[0]};
   size_t I = 1;
   while (I < Argv.size() && matchKlto(Argv[I]) &&
@@ -459,8 +455,7 @@ llvm::Expected<LinkLine> parseLinkLine(llvm::ArrayRef<const char *> Argv,
   L.Prefix = L.Args.size();
   L.Args.insert(L.Args.end(), Vec.begin(), Vec.end());
   FileLookup Files;
-  if (llvm::Error E = Files.init(Args))
-    return std::move(E);
+  Files.init(Args);
   readLinkOptions(Args, Vec, Files, L);
   collectInputs(Args, Files, L);
   return L;

@@ -58,8 +58,7 @@ private:
     while ((End = Line.find('\n')) != std::string::npos) {
       StringRef L(Line.data(), End);
       size_t At = L.find("symbol ordering file: no such symbol: ");
-      if (At == StringRef::npos ||
-          !Own.contains(L.drop_front(At + 38).rtrim()))
+      if (At == StringRef::npos || !Own.contains(L.drop_front(At + 38).rtrim()))
         Out << L << '\n';
       Line.erase(0, End + 1);
     }
@@ -149,11 +148,10 @@ int runLink(Diag &D, const LinkLine &L, const LinkPlan &P) {
     Filter.emplace(llvm::errs(), P.OwnOrderSymbols);
   // lldMain, not the exit-early variant: klto's files must outlive LLD and
   // be removed after it.
-  lld::Result R =
-      lld::lldMain(Args, llvm::outs(),
-                   Filter ? static_cast<llvm::raw_ostream &>(*Filter)
-                          : llvm::errs(),
-                   {{lld::Gnu, &lld::elf::link}});
+  lld::Result R = lld::lldMain(
+      Args, llvm::outs(),
+      Filter ? static_cast<llvm::raw_ostream &>(*Filter) : llvm::errs(),
+      {{lld::Gnu, &lld::elf::link}});
   Filter.reset();
   llvm::outs().flush();
   if (L.InfoOnly && !R.retCode)

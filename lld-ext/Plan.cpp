@@ -48,9 +48,8 @@ std::vector<const char *> LinkPlan::args(const LinkLine &L) const {
   std::vector<const char *> Out(L.Args.begin(), L.Args.begin() + L.Prefix);
   Out.insert(Out.end(), Front.begin(), Front.end());
   for (size_t I = L.Prefix; I < L.Args.size();) {
-    auto R = llvm::find_if(Replace, [I](const auto &P) {
-      return P.first.Begin == I;
-    });
+    auto R = llvm::find_if(Replace,
+                           [I](const auto &P) { return P.first.Begin == I; });
     if (R == Replace.end()) {
       Out.push_back(L.Args[I++]);
       continue;
@@ -189,8 +188,8 @@ bool Planner::order() {
   if (D.Errors)
     return false;
   if (K.OrderMap)
-    if (llvm::Error E = writeFile(
-            *K.OrderMap, [&](FILE *F) { kl_write_order_map(F, &O); }))
+    if (llvm::Error E =
+            writeFile(*K.OrderMap, [&](FILE *F) { kl_write_order_map(F, &O); }))
       return fail(D, llvm::toString(std::move(E)));
   if (!(L.Relocatable ? relocatableOrder(O) : finalOrder(O)))
     return false;
@@ -248,9 +247,8 @@ bool Planner::finalOrder(const kl_order &O) {
       StringRef Table(E.table.p, E.table.n);
       size_t T = Table == ".con_initcall.init" ? KL_TABLE_CONSOLE
                  : E.level.n                   ? KL_TABLE_INITCALLS
-                                               : KL_TABLE_EXTRA +
-                                   (llvm::find(K.Tables, Table) -
-                                    K.Tables.begin());
+                             : KL_TABLE_EXTRA + (llvm::find(K.Tables, Table) -
+                                                 K.Tables.begin());
       if (T < NumTables)
         Present[T] = true;
     }

@@ -1,4 +1,4 @@
-//===- Plan.h - what klto adds to one LLD link --------------------*- C++ -*-===//
+//===- Plan.h - what klto adds to one LLD link ------------------*- C++ -*-===//
 //
 // The driver plans a link, then runs it. Planning reads the inputs and
 // decides every argument klto gives LLD; a link with nothing to order, no

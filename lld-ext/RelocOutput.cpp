@@ -79,10 +79,10 @@ std::optional<RelocOutput> RelocOutput::plan(llvm::StringRef Output) {
 /// Writes `Data` to the output path itself, as LLD writes non-regular
 /// outputs.
 static llvm::Error writeThrough(llvm::StringRef Output, llvm::StringRef Data) {
-  int FD = Output == "-" ? STDOUT_FILENO
-                         : ::open(Output.str().c_str(),
-                                  O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-                                  0666);
+  int FD = Output == "-"
+               ? STDOUT_FILENO
+               : ::open(Output.str().c_str(),
+                        O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
   if (FD < 0)
     return errnoError("cannot open " + Output);
   for (size_t Done = 0; Done < Data.size();) {

@@ -39,8 +39,9 @@ public:
   void discard() const;
 
 private:
-  std::string Output;  // as the user named it
-  std::string Target;  // the file replaced, symlinks followed; "" to write through
+  std::string Output; // as the user named it
+  std::string
+      Target; // the file replaced, symlinks followed; "" to write through
   std::string Temp;
 };
 

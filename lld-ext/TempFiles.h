@@ -1,4 +1,4 @@
-//===- TempFiles.h - the files klto hands LLD, removed after the link -*- C++ -*-===//
+//===- TempFiles.h - klto's files for LLD, removed after it -----*- C++ -*-===//
 //
 // Scripts, ordering and symbol-list files are written in full before LLD
 // runs, so a write error fails the link before it starts.

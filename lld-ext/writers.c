@@ -60,8 +60,8 @@ static void symbol_name(char *sym, size_t size, const char *prefix,
   snprintf(sym + n, size - (size_t)n, "%s", suffix);
 }
 
-/* What the script writes of each symbol: its value inside the output
- * section, or, at the top level, what declares it early (see
+/* What the script writes of each symbol: inside the output section its
+ * value, at the top level the assignment that declares it early (see
  * kl_write_table_script). */
 struct symbols {
   FILE *out;
