@@ -412,6 +412,7 @@ static void readLinkOptions(const InputArgList &Args,
   L.ExportsAll = Shared || ExportDynamic;
   L.PrintsVersion = Version || V;
   L.InfoOnly = L.Help || Version || (V && !HasInputFile);
+  L.PlanOnly = !L.Help && Version && HasInputFile;
 }
 
 /// lldMain takes "-flavor <name>" only as argv[1] and argv[2]; a wrapper

@@ -86,7 +86,12 @@ struct LinkLine {
   bool Help = false;
   /// LLD prints its version (--version, -v) and, for these, links nothing.
   bool PrintsVersion = false;
-  bool InfoOnly = false; // --help, --version, -v with no input file
+  /// LLD prints and links nothing: --help, --version, -v with no input.
+  bool InfoOnly = false;
+  /// --version with inputs: klto still does its part (its files, the order
+  /// map), as for a link, and LLD stops right after it; bench/linker times
+  /// klto's part that way.
+  bool PlanOnly = false;
 };
 
 /// Parses `Argv` (argv[0] first). Strings live in `Saver`. Fails only for

@@ -189,7 +189,8 @@ int main(int Argc, const char **Argv) {
   const LinkLine &L = *LineOrErr;
   TempFiles Temps;
   LinkPlan P(L);
-  if (!L.Malformed && !L.InfoOnly && !planLink(D, L, Temps, Saver, P))
+  if (!L.Malformed && (!L.InfoOnly || L.PlanOnly) &&
+      !planLink(D, L, Temps, Saver, P))
     return 1;
   return runLink(D, L, P);
 }
