@@ -179,7 +179,8 @@ bool Planner::scan() {
 }
 
 bool Planner::order() {
-  if (!Order || P.S->Entries.empty())
+  // A map the user asked for is written even when it is empty.
+  if (!Order || (P.S->Entries.empty() && (!K.OrderMap || !P.ScanError.empty())))
     return true;
   llvm::TimeTraceScope Scope("klto: compute and write the order");
   kl_order O{P.S->Entries.data(), P.S->Entries.size(), P.S->Origins.data(),
@@ -191,7 +192,7 @@ bool Planner::order() {
     if (llvm::Error E =
             writeFile(*K.OrderMap, [&](FILE *F) { kl_write_order_map(F, &O); }))
       return fail(D, llvm::toString(std::move(E)));
-  if (!(L.Relocatable ? relocatableOrder(O) : finalOrder(O)))
+  if (O.n && !(L.Relocatable ? relocatableOrder(O) : finalOrder(O)))
     return false;
   if (L.Verbose)
     llvm::errs() << "klto: order computed and written in "
