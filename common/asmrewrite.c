@@ -11,6 +11,7 @@
  *===----------------------------------------------------------------------===*/
 #include "klto/asmrewrite.h"
 
+#include "klto/asmsections.h"
 #include "klto/strmap.h"
 
 #include <stdarg.h>
@@ -49,14 +50,6 @@ struct chunk {
   unsigned long long line;
 };
 
-/* Where the assembler is emitting: only an entry block that is still open
- * gives statements to an entry. */
-struct section_state {
-  long entry;
-};
-
-#define SECTION_STACK_MAX 64
-
 struct klto_asm_rewriter {
   const struct klto_asm_options *opts;
   const struct klto_asm_hooks *hooks;
@@ -70,9 +63,10 @@ struct klto_asm_rewriter {
   struct klto_strmap globals; /* names made global by .globl/.weak */
   char **strings;             /* every string finish() made, to free */
   size_t n_strings, cap_strings;
-  struct section_state cur, prev;
-  struct section_state stack[SECTION_STACK_MAX];
-  size_t depth;
+  /* Where the assembler is emitting, as the entry a section is (-1 for
+   * other sections): only an entry block that is still open gives
+   * statements to an entry. */
+  struct klto_sections sections;
   bool oom;
 };
 
@@ -156,9 +150,8 @@ static long add_site(struct klto_asm_rewriter *rw, size_t chunk, size_t begin,
   s->begin = begin;
   s->end = end;
   s->kind = kind;
-  s->entry = rw->cur.entry >= 0 && !rw->entries[rw->cur.entry].closed
-                 ? rw->cur.entry
-                 : -1;
+  long cur = rw->sections.cur;
+  s->entry = cur >= 0 && !rw->entries[cur].closed ? cur : -1;
   s->quoted = false;
   s->repl = NULL;
   return (long)rw->n_sites++;
@@ -172,7 +165,7 @@ klto_asm_rewriter_new(const struct klto_asm_options *opts,
     return NULL;
   rw->opts = opts;
   rw->hooks = hooks;
-  rw->cur.entry = rw->prev.entry = -1;
+  klto_sections_init(&rw->sections, -1, -1);
   return rw;
 }
 
@@ -197,19 +190,9 @@ void klto_buf_free(struct klto_buf *b) {
 
 /*--- Phase 1: statements --------------------------------------------------*/
 
-/* One statement's tokens, blanks and comments dropped. */
-struct stmt {
-  struct klto_token *toks;
-  size_t n, cap;
-};
-
+/* Directives other than the section ones (klto/asmsections.h). */
 enum directive {
   DIR_NONE,     /* an instruction or data directive: operands are refs */
-  DIR_SECTION,  /* .section name, ... */
-  DIR_PUSH,     /* .pushsection name, ... */
-  DIR_POP,      /* .popsection */
-  DIR_PREVIOUS, /* .previous */
-  DIR_SIMPLE,   /* .text/.data/.bss: switches section, no operands */
   DIR_GLOBAL,   /* .globl/.global/.weak: names become global */
   DIR_NAMES,    /* .hidden/.local/...: operands are names only */
   DIR_FIRST,    /* .type/.size: first operand a name, rest expressions */
@@ -221,10 +204,7 @@ static const struct {
   const char *name;
   enum directive kind;
 } directives[] = {
-    {".section", DIR_SECTION},   {".pushsection", DIR_PUSH},
-    {".popsection", DIR_POP},    {".previous", DIR_PREVIOUS},
-    {".text", DIR_SIMPLE},       {".data", DIR_SIMPLE},
-    {".bss", DIR_SIMPLE},        {".globl", DIR_GLOBAL},
+    {".globl", DIR_GLOBAL},
     {".global", DIR_GLOBAL},     {".weak", DIR_GLOBAL},
     {".hidden", DIR_NAMES},      {".protected", DIR_NAMES},
     {".internal", DIR_NAMES},    {".local", DIR_NAMES},
@@ -269,7 +249,7 @@ static bool tok_is(const struct klto_asm_rewriter *rw, size_t chunk,
 
 /* Closes the open entry block, if any: its registered function is known now. */
 static void close_entry(struct klto_asm_rewriter *rw) {
-  long idx = rw->cur.entry;
+  long idx = rw->sections.cur;
   if (idx < 0 || rw->entries[idx].closed)
     return;
   struct entry *e = &rw->entries[idx];
@@ -287,42 +267,26 @@ static void close_entry(struct klto_asm_rewriter *rw) {
   rw->sites[e->fn_site].entry = idx;
 }
 
-static void switch_section(struct klto_asm_rewriter *rw,
-                           struct section_state next) {
-  close_entry(rw);
-  rw->prev = rw->cur;
-  rw->cur = next;
-}
-
-/* Handles the name operand of .section/.pushsection at toks[i]. */
-static void section_directive(struct klto_asm_rewriter *rw, size_t chunk,
-                              const struct stmt *st, size_t i,
+/* A section directive at toks[i]: an entry block opens when it names a
+ * table, and any open one closes. */
+static void section_statement(struct klto_asm_rewriter *rw, size_t chunk,
+                              const struct klto_asm_stmt *st, size_t i,
+                              enum klto_section_directive d,
                               unsigned long long line,
                               unsigned long long *counter) {
-  struct section_state next = {-1};
-  size_t first = i, last = i;
-  while (last + 1 < st->n && !tok_is(rw, chunk, &st->toks[last + 1], ','))
-    ++last;
-  if (first >= st->n) {
-    switch_section(rw, next);
-    return;
-  }
-  const struct klto_token *ft = &st->toks[first], *lt = &st->toks[last];
-  struct klto_str name = chunk_str(rw, chunk, ft->begin, lt->end);
-  bool quoted = first == last && ft->kind == KLTO_TOK_STRING;
-  if (quoted) {
-    if (name.n < 2 || name.p[name.n - 1] != '"' ||
-        memchr(name.p, '\\', name.n)) {
-      switch_section(rw, next);
-      return;
-    }
-    ++name.p;
-    name.n -= 2;
-  }
-  if (klto_is_table(rw->opts->tables, name) &&
+  close_entry(rw);
+  struct klto_str name;
+  size_t first, last;
+  bool quoted;
+  long named = -1;
+  /* A name with escapes is not renamed: it is no entry of ours. */
+  if (klto_section_name(rw->chunks[chunk].text, st, i + 1, d, &name, &first,
+                        &last, &quoted) &&
+      (d == KLTO_SECT_SECTION || d == KLTO_SECT_PUSH) &&
+      !(quoted && memchr(name.p, '\\', name.n)) &&
+      klto_is_table(rw->opts->tables, name) &&
       reserve(rw, (void **)&rw->entries, &rw->cap_entries, rw->n_entries,
               sizeof(struct entry))) {
-    close_entry(rw);
     struct entry *e = &rw->entries[rw->n_entries];
     memset(e, 0, sizeof(*e));
     e->chunk = chunk;
@@ -332,19 +296,21 @@ static void section_directive(struct klto_asm_rewriter *rw, size_t chunk,
     e->label_site = e->fn_site = e->first_site = -1;
     e->counter = (*counter)++;
     e->line = line;
-    next.entry = (long)rw->n_entries++;
-    switch_section(rw, next);
-    e->section_site = add_site(rw, chunk, ft->begin, lt->end, SITE_SECTION);
-    if (e->section_site >= 0)
-      rw->sites[e->section_site].quoted = quoted;
-    return;
+    named = (long)rw->n_entries++;
   }
-  switch_section(rw, next);
+  klto_sections_apply(&rw->sections, d, named);
+  if (named < 0)
+    return;
+  struct entry *e = &rw->entries[named];
+  e->section_site = add_site(rw, chunk, st->toks[first].begin,
+                             st->toks[last].end, SITE_SECTION);
+  if (e->section_site >= 0)
+    rw->sites[e->section_site].quoted = quoted;
 }
 
 /* True if the name at toks[i] is an operand name rather than a register,
  * relocation specifier (@PLT, :lo12:) or macro argument. */
-static bool is_ref_position(const char *text, const struct stmt *st, size_t i) {
+static bool is_ref_position(const char *text, const struct klto_asm_stmt *st, size_t i) {
   const struct klto_token *t = &st->toks[i];
   if (t->end - t->begin == 1 && text[t->begin] == '.')
     return false;
@@ -392,26 +358,28 @@ static void add_label_def(struct klto_asm_rewriter *rw, size_t chunk,
 }
 
 static void operands(struct klto_asm_rewriter *rw, size_t chunk,
-                     const struct stmt *st, size_t from, enum site_kind kind) {
+                     const struct klto_asm_stmt *st, size_t from, enum site_kind kind) {
   for (size_t i = from; i < st->n; ++i)
     if (st->toks[i].kind == KLTO_TOK_IDENT &&
         is_ref_position(rw->chunks[chunk].text, st, i))
       add_name_site(rw, chunk, &st->toks[i], kind);
 }
 
+struct label_ctx {
+  struct klto_asm_rewriter *rw;
+  size_t chunk;
+};
+
+static void statement_label(void *p, const struct klto_token *t) {
+  struct label_ctx *lc = p;
+  add_label_def(lc->rw, lc->chunk, t, true);
+}
+
 static void statement(struct klto_asm_rewriter *rw, size_t chunk,
-                      const struct stmt *st, unsigned long long line,
+                      const struct klto_asm_stmt *st, unsigned long long line,
                       unsigned long long *counter) {
-  size_t i = 0;
-  /* Labels: "name:", "1:", "\"quoted\":". */
-  while (i + 1 < st->n && tok_is(rw, chunk, &st->toks[i + 1], ':')) {
-    if (st->toks[i].kind == KLTO_TOK_IDENT)
-      add_label_def(rw, chunk, &st->toks[i], true);
-    else if (st->toks[i].kind != KLTO_TOK_NUMBER &&
-             st->toks[i].kind != KLTO_TOK_STRING)
-      break;
-    i += 2;
-  }
+  struct label_ctx lc = {rw, chunk};
+  size_t i = klto_asm_labels(rw->chunks[chunk].text, st, statement_label, &lc);
   if (i >= st->n)
     return;
   const struct klto_token *head = &st->toks[i];
@@ -425,36 +393,14 @@ static void statement(struct klto_asm_rewriter *rw, size_t chunk,
     return;
   }
   struct klto_str hs = chunk_str(rw, chunk, head->begin, head->end);
-  struct section_state none = {-1};
+  enum klto_section_directive sd = klto_section_directive(hs);
+  if (sd != KLTO_SECT_NONE) {
+    section_statement(rw, chunk, st, i, sd, line, counter);
+    return;
+  }
   switch (directive_kind(hs)) {
   case DIR_NONE:
     operands(rw, chunk, st, i + 1, SITE_EXPR);
-    break;
-  case DIR_PUSH:
-    if (rw->depth < SECTION_STACK_MAX)
-      rw->stack[rw->depth] = rw->cur;
-    ++rw->depth;
-    section_directive(rw, chunk, st, i + 1, line, counter);
-    break;
-  case DIR_SECTION:
-    section_directive(rw, chunk, st, i + 1, line, counter);
-    break;
-  case DIR_POP:
-    close_entry(rw);
-    if (rw->depth) {
-      --rw->depth;
-      rw->cur = rw->depth < SECTION_STACK_MAX ? rw->stack[rw->depth] : none;
-    }
-    break;
-  case DIR_PREVIOUS: {
-    close_entry(rw);
-    struct section_state t = rw->cur;
-    rw->cur = rw->prev;
-    rw->prev = t;
-    break;
-  }
-  case DIR_SIMPLE:
-    switch_section(rw, none);
     break;
   case DIR_GLOBAL:
     for (size_t k = i + 1; k < st->n; ++k) {
@@ -488,50 +434,13 @@ static void statement(struct klto_asm_rewriter *rw, size_t chunk,
   }
 }
 
-/* Lexes `text` and calls `fn` with each statement's tokens, blanks and
- * comments dropped. Returns false when out of memory. */
-static bool for_each_statement(const char *text, size_t len,
-                               enum klto_asm_dialect dialect,
-                               void (*fn)(void *ctx, const struct stmt *st),
-                               void *ctx) {
-  struct klto_lexer lx;
-  klto_lex_init(&lx, text, len, dialect);
-  struct stmt st = {NULL, 0, 0};
-  bool ok = true;
-  for (;;) {
-    struct klto_token t = klto_lex_next(&lx);
-    if (t.kind == KLTO_TOK_SPACE || t.kind == KLTO_TOK_COMMENT)
-      continue;
-    if (t.kind == KLTO_TOK_EOS || t.kind == KLTO_TOK_EOF) {
-      fn(ctx, &st);
-      st.n = 0;
-      if (t.kind == KLTO_TOK_EOF)
-        break;
-      continue;
-    }
-    if (st.n == st.cap) {
-      size_t cap = st.cap ? st.cap * 2 : 16;
-      struct klto_token *p = realloc(st.toks, cap * sizeof(*p));
-      if (!p) {
-        ok = false;
-        break;
-      }
-      st.toks = p;
-      st.cap = cap;
-    }
-    st.toks[st.n++] = t;
-  }
-  free(st.toks);
-  return ok;
-}
-
 struct chunk_ctx {
   struct klto_asm_rewriter *rw;
   size_t chunk;
   unsigned long long line, *counter;
 };
 
-static void chunk_statement(void *p, const struct stmt *st) {
+static void chunk_statement(void *p, const struct klto_asm_stmt *st) {
   struct chunk_ctx *cc = p;
   statement(cc->rw, cc->chunk, st, cc->line, cc->counter);
 }
@@ -547,7 +456,8 @@ void klto_asm_rewriter_add_chunk(struct klto_asm_rewriter *rw,
   rw->chunks[chunk] = (struct chunk){text, len, line};
 
   struct chunk_ctx cc = {rw, chunk, line, counter};
-  if (!for_each_statement(text, len, rw->opts->dialect, chunk_statement, &cc))
+  if (!klto_asm_statements(text, len, rw->opts->dialect, chunk_statement,
+                           &cc))
     rw->oom = true;
   /* An entry is one asm statement's worth: a block left open at the end of a
    * chunk (no .previous) ends there. */
@@ -756,19 +666,18 @@ long klto_asm_rewriter_finish(struct klto_asm_rewriter *rw,
 
 /*--- Operand names of any asm text -----------------------------------------*/
 
-static void operand_names(const char *text, const struct stmt *st,
+static void operand_names(const char *text, const struct klto_asm_stmt *st,
                           bool gcc_template,
                           void (*fn)(void *ctx, struct klto_str name),
                           void *ctx) {
-  size_t i = 0;
-  while (i + 1 < st->n && punct_is(text, &st->toks[i + 1], ':'))
-    i += 2;
+  size_t i = klto_asm_labels(text, st, NULL, NULL);
   if (i >= st->n || st->toks[i].kind != KLTO_TOK_IDENT)
     return;
   struct klto_str head = {text + st->toks[i].begin,
                           st->toks[i].end - st->toks[i].begin};
   enum directive d = directive_kind(head);
-  if (d != DIR_NONE && d != DIR_SET && d != DIR_FIRST)
+  if (klto_section_directive(head) != KLTO_SECT_NONE ||
+      (d != DIR_NONE && d != DIR_SET && d != DIR_FIRST))
     return;
   int brackets = 0;
   for (size_t k = i + 1; k < st->n; ++k) {
@@ -792,7 +701,7 @@ struct names_ctx {
   void *ctx;
 };
 
-static void names_statement(void *p, const struct stmt *st) {
+static void names_statement(void *p, const struct klto_asm_stmt *st) {
   struct names_ctx *nc = p;
   operand_names(nc->text, st, nc->gcc_template, nc->fn, nc->ctx);
 }
@@ -802,5 +711,5 @@ bool klto_asm_operand_names(const char *text, size_t len,
                             void (*fn)(void *ctx, struct klto_str name),
                             void *ctx) {
   struct names_ctx nc = {text, gcc_template, fn, ctx};
-  return for_each_statement(text, len, dialect, names_statement, &nc);
+  return klto_asm_statements(text, len, dialect, names_statement, &nc);
 }

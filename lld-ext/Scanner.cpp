@@ -10,6 +10,7 @@
 #include "Scanner.h"
 
 #include "klto/asmlex.h"
+#include "klto/asmsections.h"
 #include "klto/naming.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -442,113 +443,82 @@ Error Scanner::scanELFT(llvm::MemoryBufferRef Buf, const Unit &U) {
   return Error::success();
 }
 
-/// The section a statement switches to, for the directives that name one.
-/// Returns false for statements that do not change sections.
 namespace {
-struct AsmSections {
-  std::string Current = ".text", Previous = ".text";
-  std::vector<std::pair<std::string, std::string>> Stack;
+/// What the scanner keeps of module asm: the sections statements switch
+/// to (GNU as's state machine is klto/asmsections.h's; sections are
+/// numbered here by name), the entry sections among them in order of
+/// first appearance, and the first label in each.
+struct AsmScan {
+  AsmScan(const char *Text, Scanner *S) : Text(Text), S(S) {
+    klto_sections_init(&Sections, 0, -1);
+  }
+  const char *Text;
+  Scanner *S;
+  klto_sections Sections;
+  std::vector<std::string> Names{".text"};
+  llvm::StringMap<long> Number{{".text", 0}};
+  std::vector<std::pair<kl_entry, std::string>> Found;
+  llvm::StringMap<unsigned> FoundIndex, LabelUses;
 
-  void switchTo(std::string S) {
-    Previous = std::move(Current);
-    Current = std::move(S);
+  long number(StringRef Name) {
+    auto [It, New] = Number.try_emplace(Name, Names.size());
+    if (New)
+      Names.push_back(Name.str());
+    return It->second;
+  }
+  const std::string *current() const {
+    return Sections.cur >= 0 ? &Names[Sections.cur] : nullptr;
   }
 };
 } // namespace
 
-static std::string sectionOperand(StringRef Text, klto_lexer &Lx) {
-  std::string Name;
-  for (;;) {
-    size_t Save = Lx.pos;
-    bool SaveLS = Lx.at_line_start;
-    klto_token T = klto_lex_next(&Lx);
-    StringRef S = Text.slice(T.begin, T.end);
-    if (T.kind == KLTO_TOK_SPACE || T.kind == KLTO_TOK_COMMENT) {
-      if (Name.empty())
-        continue;
-      break;
-    }
-    if (T.kind == KLTO_TOK_EOF || T.kind == KLTO_TOK_EOS ||
-        (T.kind == KLTO_TOK_PUNCT && S == ",")) {
-      Lx.pos = Save; // leave the terminator to the statement loop
-      Lx.at_line_start = SaveLS;
-      break;
-    }
-    if (T.kind == KLTO_TOK_STRING) {
-      StringRef Inner = S.drop_front();
-      if (Inner.ends_with("\""))
-        Inner = Inner.drop_back();
-      Name += Inner.str();
-      continue;
-    }
-    Name += S.str();
+static void asmLabel(void *Ctx, const klto_token *T) {
+  AsmScan &A = *static_cast<AsmScan *>(Ctx);
+  StringRef Label(A.Text + T->begin, T->end - T->begin);
+  ++A.LabelUses[Label];
+  if (const std::string *Cur = A.current()) {
+    auto It = A.FoundIndex.find(*Cur);
+    if (It != A.FoundIndex.end() && A.Found[It->second].second.empty())
+      A.Found[It->second].second = Label.str();
   }
-  return Name;
+}
+
+static void asmStatement(void *Ctx, const klto_asm_stmt *St) {
+  AsmScan &A = *static_cast<AsmScan *>(Ctx);
+  size_t I = klto_asm_labels(A.Text, St, asmLabel, &A);
+  if (I >= St->n || St->toks[I].kind != KLTO_TOK_IDENT)
+    return;
+  const klto_token &Head = St->toks[I];
+  enum klto_section_directive D =
+      klto_section_directive({A.Text + Head.begin, Head.end - Head.begin});
+  if (D == KLTO_SECT_NONE)
+    return;
+  klto_str Name;
+  size_t First, Last;
+  bool Quoted;
+  long Named =
+      klto_section_name(A.Text, St, I + 1, D, &Name, &First, &Last, &Quoted)
+          ? A.number(StringRef(Name.p, Name.n))
+          : -1;
+  klto_sections_apply(&A.Sections, D, Named);
+  const std::string *Cur = A.current();
+  if (!Cur || A.FoundIndex.count(*Cur))
+    return;
+  if (std::optional<kl_entry> E = A.S->tableEntry(*Cur)) {
+    A.FoundIndex[*Cur] = A.Found.size();
+    A.Found.push_back({*E, std::string()});
+  }
 }
 
 void Scanner::scanModuleAsm(StringRef Asm, StringRef Triple, const Unit &U,
                             unsigned &Seq) {
-  klto_lexer Lx;
-  klto_lex_init(&Lx, Asm.data(), Asm.size(),
-                klto_asm_dialect_for_triple(Triple.str().c_str()));
-  AsmSections S;
-  // Entry sections in order of first appearance, and their first label.
-  std::vector<std::pair<kl_entry, std::string>> Found;
-  llvm::StringMap<unsigned> Index, LabelUses;
-  bool StatementStart = true;
-  klto_token Prev{KLTO_TOK_EOF, 0, 0};
-  for (;;) {
-    klto_token T = klto_lex_next(&Lx);
-    if (T.kind == KLTO_TOK_EOF)
-      break;
-    if (T.kind == KLTO_TOK_SPACE || T.kind == KLTO_TOK_COMMENT)
-      continue;
-    if (T.kind == KLTO_TOK_EOS) {
-      StatementStart = true;
-      continue;
-    }
-    StringRef Tok = Asm.slice(T.begin, T.end);
-    if (T.kind == KLTO_TOK_PUNCT && Tok == ":" && Prev.kind == KLTO_TOK_IDENT) {
-      StringRef Label = Asm.slice(Prev.begin, Prev.end);
-      ++LabelUses[Label];
-      auto It = Index.find(S.Current);
-      if (It != Index.end() && Found[It->second].second.empty())
-        Found[It->second].second = Label.str();
-      StatementStart = true; // "label: .long x" holds a second statement
-      Prev = T;
-      continue;
-    }
-    bool WasStart = StatementStart;
-    StatementStart = false;
-    Prev = T;
-    if (!WasStart || T.kind != KLTO_TOK_IDENT)
-      continue;
-    if (Tok == ".section") {
-      S.switchTo(sectionOperand(Asm, Lx));
-    } else if (Tok == ".pushsection") {
-      S.Stack.push_back({S.Current, S.Previous});
-      S.switchTo(sectionOperand(Asm, Lx));
-    } else if (Tok == ".popsection") {
-      if (!S.Stack.empty()) {
-        std::tie(S.Current, S.Previous) = S.Stack.back();
-        S.Stack.pop_back();
-      }
-    } else if (Tok == ".previous") {
-      std::swap(S.Current, S.Previous);
-    } else if (Tok == ".text" || Tok == ".data" || Tok == ".bss") {
-      S.switchTo(Tok.str());
-    } else {
-      continue;
-    }
-    if (Index.count(S.Current))
-      continue;
-    if (std::optional<kl_entry> E = tableEntry(S.Current)) {
-      Index[S.Current] = Found.size();
-      Found.push_back({*E, std::string()});
-    }
-  }
-  for (auto &[Entry, Label] : Found)
-    addEntry(Entry, Label, LabelUses.lookup(Label) == 1, U, Seq++);
+  AsmScan A(Asm.data(), this);
+  // Out of memory means only that some statements went unread.
+  klto_asm_statements(Asm.data(), Asm.size(),
+                      klto_asm_dialect_for_triple(Triple.str().c_str()),
+                      asmStatement, &A);
+  for (auto &[Entry, Label] : A.Found)
+    addEntry(Entry, Label, A.LabelUses.lookup(Label) == 1, U, Seq++);
 }
 
 void Scanner::scanAsmText(StringRef Asm, StringRef Triple, unsigned Input) {

@@ -85,9 +85,13 @@ private:
   llvm::Error scanBitcode(llvm::MemoryBufferRef Buf, const Unit &U);
   void scanModuleAsm(llvm::StringRef Asm, llvm::StringRef Triple, const Unit &U,
                      unsigned &Seq);
+
+public:
   /// The entry a table section's name describes, parsed, its name saved;
   /// none for other sections.
   std::optional<kl_entry> tableEntry(llvm::StringRef Section);
+
+private:
   void addEntry(kl_entry E, llvm::StringRef Symbol, bool Unique, const Unit &U,
                 unsigned Seq);
   unsigned addOrigin(llvm::StringRef Label);
