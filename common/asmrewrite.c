@@ -466,19 +466,6 @@ void klto_asm_rewriter_add_chunk(struct klto_asm_rewriter *rw,
 
 /*--- Phase 2: names and output ---------------------------------------------*/
 
-static bool is_klto_entry_symbol(struct klto_str s) {
-  struct klto_id id;
-  struct klto_str level;
-  if (klto_parse_initcall_symbol(s, &id, &level))
-    return true;
-  static const char prefix[] = "__kltoentry__";
-  const size_t plen = sizeof(prefix) - 1;
-  if (s.n <= plen || memcmp(s.p, prefix, plen))
-    return false;
-  struct klto_str rest = {s.p + plen, s.n - plen};
-  return klto_parse_id(rest, &id);
-}
-
 static void name_entry(struct klto_asm_rewriter *rw, struct entry *e) {
   const struct klto_asm_options *o = rw->opts;
   struct klto_str fn = site_str(rw, &rw->sites[e->fn_site]);
@@ -493,17 +480,16 @@ static void name_entry(struct klto_asm_rewriter *rw, struct entry *e) {
     return;
   }
   e->section = make_string(rw, "%.*s..%s", (int)e->table.n, e->table.p, id);
-  if (e->level.n)
-    e->label = make_string(rw, "__initcall__%s%.*s", id, (int)e->level.n,
-                           e->level.p);
-  else
-    e->label = make_string(rw, "__kltoentry__%s", id);
-  if (o->stubs && classify(rw, fn) == KLTO_SYM_LOCAL_FUNC)
-    e->stub = e->level.n ? make_string(rw, "__initstub__%s%.*s", id,
-                                       (int)e->level.n, e->level.p)
-                         : make_string(rw, "__kltostub__%.*s__%.*s",
-                                       (int)o->modname.n, o->modname.p,
-                                       (int)fn.n, fn.p);
+  /* Symbol and stub add a prefix and a level to the id, or the modname to
+   * the function: both fit what the id's room allows. */
+  char name[2 * sizeof(id) + 64];
+  klto_format_entry_symbol(name, sizeof(name), klto_str_c(id), e->level);
+  e->label = make_string(rw, "%s", name);
+  if (o->stubs && classify(rw, fn) == KLTO_SYM_LOCAL_FUNC) {
+    klto_format_stub(name, sizeof(name), klto_str_c(id), e->level, o->modname,
+                     fn);
+    e->stub = make_string(rw, "%s", name);
+  }
   if (e->label_site >= 0) {
     struct klto_str old = site_str(rw, &rw->sites[e->label_site]);
     if (classify(rw, old) != KLTO_SYM_UNKNOWN ||
@@ -522,7 +508,7 @@ static const char *label_name(struct klto_asm_rewriter *rw, long def) {
   struct site *s = &rw->sites[def];
   struct klto_str name = site_str(rw, s);
   if (klto_strmap_find(&rw->globals, name) ||
-      classify(rw, name) != KLTO_SYM_UNKNOWN || is_klto_entry_symbol(name))
+      classify(rw, name) != KLTO_SYM_UNKNOWN || klto_is_entry_symbol(name))
     return NULL;
   if (s->entry >= 0 && rw->entries[s->entry].valid &&
       rw->entries[s->entry].label_site == def)
@@ -539,9 +525,20 @@ static const char *stub_for(struct klto_asm_rewriter *rw, struct site *s,
   if (s->entry >= 0 && rw->entries[s->entry].valid &&
       rw->entries[s->entry].fn_site == (long)(s - rw->sites))
     stub = rw->entries[s->entry].stub;
-  else if (c == KLTO_SYM_LOCAL_FUNC || c == KLTO_SYM_LOCAL_DATA)
-    stub = make_string(rw, "__kltostub__%.*s__%.*s", (int)rw->opts->modname.n,
-                       rw->opts->modname.p, (int)name.n, name.p);
+  else if (c == KLTO_SYM_LOCAL_FUNC || c == KLTO_SYM_LOCAL_DATA) {
+    size_t n = klto_format_stub(NULL, 0, (struct klto_str){NULL, 0},
+                                (struct klto_str){NULL, 0}, rw->opts->modname,
+                                name);
+    char *buf = malloc(n + 1);
+    if (buf) {
+      klto_format_stub(buf, n + 1, (struct klto_str){NULL, 0},
+                       (struct klto_str){NULL, 0}, rw->opts->modname, name);
+      stub = make_string(rw, "%s", buf);
+    }
+    free(buf);
+    if (!buf)
+      rw->oom = true;
+  }
   if (!stub)
     return NULL;
   bool inserted;

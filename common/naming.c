@@ -29,10 +29,16 @@ static bool is_digit(char c) { return c >= '0' && c <= '9'; }
 /* The level grammar of init.h: early | rootfs | con | [0-9], each optionally
  * followed by 's' (sync). Linux only defines 0s..7s, early, rootfs and con in
  * practice; accepting the grammar keeps us compatible with its script. */
+static const char *const named_levels[] = {"early", "rootfs", "con"};
+#define N_NAMED_LEVELS (sizeof(named_levels) / sizeof(named_levels[0]))
+
 static bool is_base_level(struct klto_str l) {
   if (l.n == 1)
     return is_digit(l.p[0]);
-  return str_eq(l, "early") || str_eq(l, "rootfs") || str_eq(l, "con");
+  for (size_t i = 0; i < N_NAMED_LEVELS; ++i)
+    if (str_eq(l, named_levels[i]))
+      return true;
+  return false;
 }
 
 static bool is_level(struct klto_str l) {
@@ -58,20 +64,43 @@ bool klto_initcall_level(struct klto_str section, struct klto_str *level) {
   return true;
 }
 
-size_t klto_initcall_table_for_level(struct klto_str level, char *buf,
-                                     size_t size) {
-  if (!is_level(level))
-    return 0;
-  int n;
-  if (str_eq(level, "con"))
-    n = snprintf(buf, size, ".con_initcall.init");
-  else if (str_eq(level, "cons"))
-    return 0;
-  else
-    n = snprintf(buf, size, ".initcall%.*s.init", (int)level.n, level.p);
-  if (n < 0 || (size_t)n >= size)
-    return 0;
-  return (size_t)n;
+const char *const klto_initcall_levels[] = {
+    "early", "0", "0s", "1", "1s", "2", "2s", "3",  "3s", "4", "4s",
+    "5",     "5s", "rootfs", "rootfss", "6", "6s", "7", "7s", "con"};
+const size_t klto_n_initcall_levels =
+    sizeof(klto_initcall_levels) / sizeof(klto_initcall_levels[0]);
+
+unsigned klto_initcall_level_rank(struct klto_str level) {
+  /* Most entries: "<d>" and "<d>s" pair up around early and rootfs. */
+  if (level.n >= 1 && level.n <= 2 && level.p[0] >= '0' && level.p[0] <= '7' &&
+      (level.n == 1 || level.p[1] == 's')) {
+    unsigned d = (unsigned)(level.p[0] - '0'), sync = level.n == 2;
+    return d <= 5 ? 1 + 2 * d + sync : 15 + 2 * (d - 6) + sync;
+  }
+  for (size_t i = 0; i < klto_n_initcall_levels; ++i)
+    if (str_eq(level, klto_initcall_levels[i]))
+      return (unsigned)i;
+  return (unsigned)klto_n_initcall_levels;
+}
+
+size_t klto_format_entry_symbol(char *buf, size_t size, struct klto_str id,
+                                struct klto_str level) {
+  int n = level.n ? snprintf(buf, size, KLTO_INITCALL_SYMBOL_PREFIX "%.*s%.*s",
+                             (int)id.n, id.p, (int)level.n, level.p)
+                  : snprintf(buf, size, KLTO_ENTRY_SYMBOL_PREFIX "%.*s",
+                             (int)id.n, id.p);
+  return n < 0 ? 0 : (size_t)n;
+}
+
+size_t klto_format_stub(char *buf, size_t size, struct klto_str id,
+                        struct klto_str level, struct klto_str modname,
+                        struct klto_str fn) {
+  int n = level.n && id.n
+              ? snprintf(buf, size, KLTO_INITCALL_STUB_PREFIX "%.*s%.*s",
+                         (int)id.n, id.p, (int)level.n, level.p)
+              : snprintf(buf, size, KLTO_STUB_PREFIX "%.*s__%.*s",
+                         (int)modname.n, modname.p, (int)fn.n, fn.p);
+  return n < 0 ? 0 : (size_t)n;
 }
 
 bool klto_is_table(const struct klto_tables *tables, struct klto_str section) {
@@ -159,7 +188,7 @@ bool klto_parse_id(struct klto_str id, struct klto_id *out) {
 
 bool klto_parse_initcall_symbol(struct klto_str sym, struct klto_id *id,
                                 struct klto_str *level) {
-  static const char prefix[] = "__initcall__";
+  static const char prefix[] = KLTO_INITCALL_SYMBOL_PREFIX;
   if (!has_prefix(sym, prefix))
     return false;
   struct klto_str rest = {sym.p + sizeof(prefix) - 1,
@@ -169,16 +198,20 @@ bool klto_parse_initcall_symbol(struct klto_str sym, struct klto_id *id,
     return false;
   /* The level is glued to the function name: take the shortest level suffix
    * that leaves a non-empty function, as `^(.*)(level)$` does greedily. */
-  static const char *const levels[] = {"early", "rootfs", "con", "earlys",
-                                       "rootfss", "cons"};
   struct klto_str fn = r.fn, best = {NULL, 0};
-  size_t tail = fn.n && fn.p[fn.n - 1] == 's' ? 2 : 1;
-  if (fn.n > tail && is_digit(fn.p[fn.n - tail]))
-    best = (struct klto_str){fn.p + fn.n - tail, tail};
-  for (size_t k = 0; !best.p && k < sizeof(levels) / sizeof(levels[0]); ++k)
-    if (has_suffix(fn, levels[k]) && fn.n > strlen(levels[k]))
-      best = (struct klto_str){fn.p + fn.n - strlen(levels[k]),
-                               strlen(levels[k])};
+  size_t sync = fn.n && fn.p[fn.n - 1] == 's';
+  if (fn.n > 1 + sync && is_digit(fn.p[fn.n - 1 - sync]))
+    best = (struct klto_str){fn.p + fn.n - 1 - sync, 1 + sync};
+  /* "rootfs" ends in 's' itself: each name plain first, then synced. */
+  for (size_t k = 0; !best.p && k < 2 * N_NAMED_LEVELS; ++k) {
+    const char *name = named_levels[k % N_NAMED_LEVELS];
+    bool synced = k >= N_NAMED_LEVELS;
+    size_t n = strlen(name) + synced;
+    struct klto_str base = {fn.p, fn.n - synced};
+    if (fn.n > n && (!synced || fn.p[fn.n - 1] == 's') &&
+        has_suffix(base, name))
+      best = (struct klto_str){fn.p + fn.n - n, n};
+  }
   if (!best.p)
     return false;
   r.fn.n -= best.n;
@@ -265,4 +298,17 @@ size_t klto_default_modname(char *buf, size_t size, struct klto_str path) {
   if (n + h < size)
     memcpy(buf + n, hash, h + 1);
   return n + h;
+}
+
+bool klto_is_entry_symbol(struct klto_str sym) {
+  struct klto_id id;
+  struct klto_str level;
+  if (klto_parse_initcall_symbol(sym, &id, &level))
+    return true;
+  static const char prefix[] = KLTO_ENTRY_SYMBOL_PREFIX;
+  const size_t plen = sizeof(prefix) - 1;
+  if (!has_prefix(sym, prefix) || sym.n == plen)
+    return false;
+  struct klto_str rest = {sym.p + plen, sym.n - plen};
+  return klto_parse_id(rest, &id);
 }

@@ -96,8 +96,7 @@ void Scanner::addEntry(kl_entry E, StringRef Symbol, bool Unique, const Unit &U,
 /// The symbol that names an entry best: the one the naming scheme gives it
 /// (Linux's and klto's), else the first.
 static bool betterEntrySymbol(StringRef Candidate) {
-  return Candidate.starts_with("__initcall__") ||
-         Candidate.starts_with("__kltoentry__");
+  return klto_is_entry_symbol(kstr(Candidate));
 }
 
 void Scanner::merge(std::unique_ptr<Scanner> PartPtr) {

@@ -13,35 +13,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const level_order[] = {
-    "early", "0", "0s", "1", "1s", "2", "2s", "3", "3s", "4", "4s", "5",
-    "5s", "rootfs", "rootfss", "6", "6s", "7", "7s", "con"};
-#define N_LEVELS (sizeof(level_order) / sizeof(level_order[0]))
-
 static bool str_eq(struct klto_str a, struct klto_str b) {
   return a.n == b.n && (a.n == 0 || memcmp(a.p, b.p, a.n) == 0);
-}
-
-/* Place of a level in level_order: "<d>" and "<d>s" for the digits come
- * in pairs, around "early", "rootfs" and "con". */
-static unsigned level_rank(struct klto_str level) {
-  if (level.n >= 1 && level.n <= 2 && level.p[0] >= '0' && level.p[0] <= '7' &&
-      (level.n == 1 || level.p[1] == 's')) {
-    unsigned d = (unsigned)(level.p[0] - '0'), sync = level.n == 2;
-    return d <= 5 ? 1 + 2 * d + sync : 15 + 2 * (d - 6) + sync;
-  }
-  for (unsigned i = 0; i < N_LEVELS; ++i)
-    if (str_eq(level, klto_str_c(level_order[i])))
-      return i;
-  /* The grammar allows levels Linux never defines ("8"): after the rest. */
-  return N_LEVELS;
 }
 
 static unsigned extra_table_rank(const struct klto_tables *tables,
                                  struct klto_str table) {
   for (size_t i = 0; tables && i < tables->n_extra; ++i)
     if (str_eq(table, klto_str_c(tables->extra[i])))
-      return (unsigned)(N_LEVELS + 1 + i);
+      return (unsigned)(klto_n_initcall_levels + 1 + i);
   return UINT32_MAX;
 }
 
@@ -55,7 +35,7 @@ enum kl_parse_result kl_parse_entry(const struct klto_tables *tables,
     e->id = none;
   }
   if (klto_initcall_level(e->table, &e->level)) {
-    e->table_rank = level_rank(e->level);
+    e->table_rank = klto_initcall_level_rank(e->level);
   } else {
     e->level = none;
     e->table_rank = extra_table_rank(tables, e->table);
@@ -274,7 +254,7 @@ static bool in_file_order(const struct kl_order *o) {
  * each file's own run of a table, usually a few entries already nearly in
  * order, is left to sort. */
 static bool sort_into_link_order(struct kl_order *o) {
-  size_t n_buckets = N_LEVELS + 2 + (o->tables ? o->tables->n_extra : 0);
+  size_t n_buckets = klto_n_initcall_levels + 2 + (o->tables ? o->tables->n_extra : 0);
   size_t *start = calloc(n_buckets + 1, sizeof(*start));
   struct kl_entry **out = malloc(o->n * sizeof(*out));
   if (!start || !out) {

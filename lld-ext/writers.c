@@ -42,9 +42,14 @@ void kl_write_symbol_order(FILE *out, const struct kl_order *o) {
 }
 
 /* Linux's INIT_CALLS: each level's start symbol comes before the level and
- * its sync variant; rootfs sits between 5s and 6. */
-static const char *const levels[] = {"early", "0", "1",      "2", "3",
-                                     "4",     "5", "rootfs", "6", "7"};
+ * its sync variant, in klto_initcall_levels' order; "con" is a table of its
+ * own. */
+static bool is_sync_or_console(size_t l) {
+  const char *level = klto_initcall_levels[l];
+  return strcmp(level, "con") == 0 ||
+         (l > 0 && strlen(level) == strlen(klto_initcall_levels[l - 1]) + 1 &&
+          level[strlen(level) - 1] == 's');
+}
 
 /* A boundary symbol's name as a C identifier: "__start_" +
  * ".pci_fixup_final" gives "__start_pci_fixup_final". */
@@ -102,14 +107,17 @@ static void tables_in_order(const struct symbols *w,
   bool p = present[KL_TABLE_INITCALLS];
   open_section(w, p, ".initcall.init");
   symbol(w, p, "__initcall_start", "", "");
-  for (size_t l = 0; l < sizeof(levels) / sizeof(levels[0]); ++l) {
+  for (size_t l = 0; l < klto_n_initcall_levels; ++l) {
+    if (is_sync_or_console(l))
+      continue;
+    const char *level = klto_initcall_levels[l];
     char sec[64];
-    symbol(w, p, "__initcall", levels[l], "_start");
-    snprintf(sec, sizeof(sec), ".initcall%s.init", levels[l]);
+    symbol(w, p, "__initcall", level, "_start");
+    snprintf(sec, sizeof(sec), ".initcall%s.init", level);
     rule(w, p, sec);
-    snprintf(sec, sizeof(sec), ".initcall%ss.init", levels[l]);
+    snprintf(sec, sizeof(sec), ".initcall%ss.init", level);
     rule(w, p, sec);
-    symbol(w, p, "__initcall", levels[l], "_end");
+    symbol(w, p, "__initcall", level, "_end");
   }
   symbol(w, p, "__initcall_end", "", "");
   close_section(w, p);

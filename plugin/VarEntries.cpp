@@ -110,11 +110,13 @@ void nameVarEntry(NamingContext &Ctx, GlobalVariable &GV,
                      "the id of entry '" + GV.getName() + "' is too long");
     return;
   }
-  klto_str Level;
-  std::string Symbol =
-      klto_initcall_level(toKStr(Table), &Level)
-          ? ("__initcall__" + StringRef(Id) + fromKStr(Level)).str()
-          : ("__kltoentry__" + StringRef(Id)).str();
+  klto_str Level{nullptr, 0};
+  if (!klto_initcall_level(toKStr(Table), &Level))
+    Level = {nullptr, 0};
+  std::string Symbol(
+      klto_format_entry_symbol(nullptr, 0, klto_str_c(Id), Level), '\0');
+  klto_format_entry_symbol(Symbol.data(), Symbol.size() + 1, klto_str_c(Id),
+                           Level);
   std::string Section = (Table + ".." + Id).str();
   std::string Old = GV.getName().str();
   GV.setName(Symbol);

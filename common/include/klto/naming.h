@@ -50,10 +50,38 @@ struct klto_tables {
  * ".con_initcall.init" -> "con". */
 bool klto_initcall_level(struct klto_str section, struct klto_str *level);
 
-/* Section name of the Linux initcall table for a level ("6s" -> ".initcall6s.init");
- * returns the length written (excluding NUL), 0 if `level` is not a level or
- * the buffer is too small. */
-size_t klto_initcall_table_for_level(struct klto_str level, char *buf, size_t size);
+/* Linux's initcall levels in the order Linux runs them: each level's sync
+ * variant ("<L>s") right after it, rootfs between 5s and 6, then the
+ * console table's "con". */
+extern const char *const klto_initcall_levels[];
+extern const size_t klto_n_initcall_levels;
+
+/* Place of `level` in klto_initcall_levels; a level the grammar allows but
+ * Linux never defines ("8") comes after them all (klto_n_initcall_levels). */
+unsigned klto_initcall_level_rank(struct klto_str level);
+
+/* The scheme's symbol prefixes (table above). */
+#define KLTO_INITCALL_SYMBOL_PREFIX "__initcall__"
+#define KLTO_ENTRY_SYMBOL_PREFIX "__kltoentry__"
+#define KLTO_INITCALL_STUB_PREFIX "__initstub__"
+#define KLTO_STUB_PREFIX "__kltostub__"
+
+/* The symbol of the entry `id` of a table whose initcall level is `level`
+ * (n == 0: not an initcall table): "__initcall__<id><level>" or
+ * "__kltoentry__<id>". snprintf semantics. */
+size_t klto_format_entry_symbol(char *buf, size_t size, struct klto_str id,
+                                struct klto_str level);
+
+/* The stub that takes the place of a static function `fn` an entry names:
+ * "__initstub__<id><level>" for initcalls, "__kltostub__<modname>__<fn>"
+ * otherwise (also for any other static named in asm, with `id` empty).
+ * snprintf semantics. */
+size_t klto_format_stub(char *buf, size_t size, struct klto_str id,
+                        struct klto_str level, struct klto_str modname,
+                        struct klto_str fn);
+
+/* Whether `sym` is an entry symbol of the scheme, with a valid id. */
+bool klto_is_entry_symbol(struct klto_str sym);
 
 /* True if `section` names a table of `tables` (Linux initcalls included). */
 bool klto_is_table(const struct klto_tables *tables, struct klto_str section);
