@@ -93,8 +93,8 @@ int sortRelocatable(Diag &D, const LinkPlan &P, bool Verbose) {
         llvm::sys::fs::convertFDToNativeFile(FD),
         llvm::sys::fs::mapped_file_region::readwrite, Status.getSize(), 0, EC);
     if (!EC)
-      Err = kl_sort_relocatable(reinterpret_cast<unsigned char *>(Map.data()),
-                                Status.getSize(), &P.Tables, &P.Ranks);
+      Err = klto_sort_relocatable(reinterpret_cast<unsigned char *>(Map.data()),
+                                Status.getSize(), &P.Tables.get(), &P.Ranks);
   }
   llvm::sys::Process::SafelyCloseFileDescriptor(FD);
   if (EC || Err) {

@@ -26,22 +26,17 @@ using llvm::StringRef;
 
 namespace klto::ld {
 
-void printDiag(void *Ctx, bool IsError, const char *Msg) {
+void printDiag(void *Ctx, klto_diag_level Level, size_t, const char *Msg) {
   Diag &D = *static_cast<Diag *>(Ctx);
+  bool IsError = Level == KLTO_DIAG_ERROR;
   llvm::errs() << llvm::sys::path::filename(D.Argv0)
                << (IsError ? ": error: " : ": warning: ") << Msg << "\n";
   D.Errors += IsError;
 }
 
 bool fail(Diag &D, const llvm::Twine &Msg) {
-  printDiag(&D, true, Msg.str().c_str());
+  printDiag(&D, KLTO_DIAG_ERROR, 0, Msg.str().c_str());
   return false;
-}
-
-LinkPlan::LinkPlan(const LinkLine &L) {
-  for (const std::string &T : L.Klto.Tables)
-    TableNames.push_back(T.c_str());
-  Tables = {TableNames.data(), TableNames.size()};
 }
 
 std::vector<const char *> LinkPlan::args(const LinkLine &L) const {
@@ -81,8 +76,8 @@ std::optional<std::string> scriptPlacingTables(const LinkLine &L,
                                                const klto_tables &Tables) {
   for (const UserScript &U : L.Scripts)
     if (auto Buf = readScript(U.Path))
-      if (kl_script_places_tables((**Buf).getBufferStart(),
-                                  (**Buf).getBufferSize(), &Tables))
+      if (klto_script_places_tables((**Buf).getBufferStart(),
+                                    (**Buf).getBufferSize(), &Tables))
         return U.Path;
   return std::nullopt;
 }
@@ -118,8 +113,8 @@ private:
   const char *save(const llvm::Twine &S) { return Saver.save(S).data(); }
   bool scan();
   bool order();
-  bool finalOrder(const kl_order &O);
-  bool relocatableOrder(const kl_order &O);
+  bool finalOrder(const klto_order &O);
+  bool relocatableOrder(const klto_order &O);
   bool copyUserScripts(const klto_tables *Tables, bool MergeSplit);
   bool mergeSections();
   bool symversions();
@@ -152,7 +147,7 @@ bool Planner::run() {
 
 bool Planner::scan() {
   llvm::TimeTraceScope Scope("klto: scan inputs");
-  P.S.emplace(P.Tables);
+  P.S.emplace(P.Tables.get());
   P.S->WantSymbols = !L.Relocatable;
   llvm::StringSet<> Seen;
   std::vector<std::pair<std::string, bool>> Files;
@@ -183,14 +178,14 @@ bool Planner::order() {
   if (!Order || (P.S->Entries.empty() && (!K.OrderMap || !P.ScanError.empty())))
     return true;
   llvm::TimeTraceScope Scope("klto: compute and write the order");
-  kl_order O{P.S->Entries.data(), P.S->Entries.size(), P.S->Origins.data(),
-             &P.Tables, L.Relocatable};
-  kl_order_compute(&O, printDiag, &D);
+  klto_order O{P.S->Entries.data(), P.S->Entries.size(), P.S->Origins.data(),
+               &P.Tables.get(), L.Relocatable};
+  klto_order_compute(&O, printDiag, &D);
   if (D.Errors)
     return false;
   if (K.OrderMap)
-    if (llvm::Error E =
-            writeFile(*K.OrderMap, [&](FILE *F) { kl_write_order_map(F, &O); }))
+    if (llvm::Error E = writeFile(
+            *K.OrderMap, [&](FILE *F) { klto_write_order_map(F, &O); }))
       return fail(D, llvm::toString(std::move(E)));
   if (O.n && !(L.Relocatable ? relocatableOrder(O) : finalOrder(O)))
     return false;
@@ -201,7 +196,7 @@ bool Planner::order() {
   return true;
 }
 
-bool Planner::finalOrder(const kl_order &O) {
+bool Planner::finalOrder(const klto_order &O) {
   if (L.CallGraphOrderingFile)
     return fail(D, "--kinit-order cannot order the tables of this link: "
                    "it has --call-graph-ordering-file, and LLD takes that or "
@@ -221,7 +216,7 @@ bool Planner::finalOrder(const kl_order &O) {
       std::fwrite(User->getBufferStart(), 1, User->getBufferSize(), F);
       std::fputc('\n', F);
     }
-    kl_write_symbol_order(F, &O);
+    klto_write_symbol_order(F, &O);
   });
   if (!OrderFile)
     return fail(D, llvm::toString(OrderFile.takeError()));
@@ -239,33 +234,33 @@ bool Planner::finalOrder(const kl_order &O) {
     P.Front.push_back(Arg);
     P.Front.push_back("--no-warn-symbol-ordering");
   }
-  if (!scriptPlacingTables(L, P.Tables)) {
+  if (!scriptPlacingTables(L, P.Tables.get())) {
     // An input, not -T: a -T would make LLD ignore the user's -dT.
-    size_t NumTables = KL_TABLE_EXTRA + P.Tables.n_extra;
+    size_t NumTables = KLTO_TABLE_EXTRA + P.Tables.get().n_extra;
     std::unique_ptr<bool[]> Present(new bool[NumTables]());
     for (size_t I = 0; I < O.n; ++I) {
-      const kl_entry &E = *O.entries[I];
+      const klto_entry &E = *O.entries[I];
       StringRef Table(E.table.p, E.table.n);
-      size_t T = Table == ".con_initcall.init" ? KL_TABLE_CONSOLE
-                 : E.level.n                   ? KL_TABLE_INITCALLS
-                             : KL_TABLE_EXTRA + (llvm::find(K.Tables, Table) -
-                                                 K.Tables.begin());
+      size_t T = Table == ".con_initcall.init" ? KLTO_TABLE_CONSOLE
+                 : E.level.n                   ? KLTO_TABLE_INITCALLS
+                             : KLTO_TABLE_EXTRA + (llvm::find(K.Tables, Table) -
+                                                   K.Tables.begin());
       if (T < NumTables)
         Present[T] = true;
     }
     auto Script = Temps.write("lds", [&](FILE *F) {
-      kl_write_table_script(F, &P.Tables, Present.get());
+      klto_write_table_script(F, &P.Tables.get(), Present.get());
     });
     if (!Script)
       return fail(D, llvm::toString(Script.takeError()));
     P.Front.push_back(save(*Script));
   }
   ScriptsCopied = true;
-  return copyUserScripts(&P.Tables, K.MergeSections);
+  return copyUserScripts(&P.Tables.get(), K.MergeSections);
 }
 
-bool Planner::relocatableOrder(const kl_order &O) {
-  if (auto Script = scriptPlacingTables(L, P.Tables))
+bool Planner::relocatableOrder(const klto_order &O) {
+  if (auto Script = scriptPlacingTables(L, P.Tables.get()))
     return fail(D, "--kinit-order cannot order a relocatable link whose "
                    "script " +
                        *Script +
@@ -273,7 +268,7 @@ bool Planner::relocatableOrder(const kl_order &O) {
                        "rules from the script, or link without "
                        "--kinit-order and let the final link order the "
                        "entries");
-  if (!kl_order_rank_sections(&O, &P.Ranks, printDiag, &D))
+  if (!klto_order_rank_sections(&O, &P.Ranks, printDiag, &D))
     return false;
   std::string Output = L.Output;
   if (!L.OutputArg)
@@ -305,8 +300,8 @@ bool Planner::copyUserScripts(const klto_tables *Tables, bool MergeSplit) {
       continue;
     size_t Patched = 0;
     auto Copy = Temps.write("lds", [&](FILE *F) {
-      Patched = kl_patch_script(F, (**Buf).getBufferStart(),
-                                (**Buf).getBufferSize(), Tables, MergeSplit);
+      Patched = klto_patch_script(F, (**Buf).getBufferStart(),
+                                  (**Buf).getBufferSize(), Tables, MergeSplit);
     });
     if (!Copy)
       return fail(D, llvm::toString(Copy.takeError()));
@@ -330,7 +325,7 @@ bool Planner::mergeSections() {
     return true;
   if (!L.Relocatable)
     return ScriptsCopied || copyUserScripts(nullptr, true);
-  auto Merge = Temps.write("lds", kl_write_merge_script);
+  auto Merge = Temps.write("lds", klto_write_merge_script);
   if (!Merge)
     return fail(D, llvm::toString(Merge.takeError()));
   P.Front.push_back(save(*Merge));
@@ -394,7 +389,7 @@ void Planner::writeTrace() {
   std::string Trace = L.TimeTrace->empty() ? Output + ".time-trace.klto"
                                            : *L.TimeTrace + ".klto";
   if (llvm::Error E = llvm::timeTraceProfilerWrite(Trace, Output))
-    printDiag(&D, false, llvm::toString(std::move(E)).c_str());
+    printDiag(&D, KLTO_DIAG_WARNING, 0, llvm::toString(std::move(E)).c_str());
   llvm::timeTraceProfilerCleanup();
 }
 } // namespace

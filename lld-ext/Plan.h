@@ -17,6 +17,7 @@
 #include "Scanner.h"
 #include "TempFiles.h"
 
+#include "klto/LLVMAdapter.h"
 #include "klto/strmap.h"
 
 #include "llvm/ADT/StringSet.h"
@@ -33,12 +34,12 @@ struct Diag {
   const char *Argv0;
   size_t Errors = 0;
 };
-void printDiag(void *Ctx, bool IsError, const char *Msg);
+void printDiag(void *Ctx, klto_diag_level Level, size_t, const char *Msg);
 /// Reports an error; returns false, for `return fail(...)` in planners.
 bool fail(Diag &D, const llvm::Twine &Msg);
 
 struct LinkPlan {
-  explicit LinkPlan(const LinkLine &L);
+  explicit LinkPlan(const LinkLine &L) : Tables(L.Klto.Tables) {}
   LinkPlan(const LinkPlan &) = delete;
   LinkPlan &operator=(const LinkPlan &) = delete;
   ~LinkPlan() { klto_strmap_free(&Ranks); }
@@ -63,8 +64,7 @@ struct LinkPlan {
   /// says what is wrong with it; should it link anyway, this is the error.
   std::string ScanError;
 
-  std::vector<const char *> TableNames;
-  klto_tables Tables{};
+  TableList Tables;
   std::optional<Scanner> S;
 };
 

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "Scanner.h"
 
+#include "klto/LLVMAdapter.h"
 #include "klto/asmlex.h"
 #include "klto/asmsections.h"
 #include "klto/naming.h"
@@ -45,8 +46,6 @@ struct Scanner::Unit {
   bool Lazy;
 };
 
-static klto_str kstr(StringRef S) { return {S.data(), S.size()}; }
-
 static Error failure(const llvm::Twine &Msg) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), Msg);
 }
@@ -68,20 +67,20 @@ unsigned Scanner::addOrigin(StringRef Label) {
   return Origins.size() - 1;
 }
 
-std::optional<kl_entry> Scanner::tableEntry(StringRef Section) {
-  if (!klto_may_be_table(&Tables, kstr(Section)))
+std::optional<klto_entry> Scanner::tableEntry(StringRef Section) {
+  if (!klto_may_be_table(&Tables, toKStr(Section)))
     return std::nullopt;
-  kl_entry E{};
+  klto_entry E{};
   // Parsed here, on the scanning threads; the parts point into the copy.
-  E.section = kstr(save(Section));
-  if (kl_parse_entry(&Tables, &E) == KL_NOT_A_TABLE)
+  E.section = toKStr(save(Section));
+  if (klto_parse_entry(&Tables, &E) == KLTO_NOT_A_TABLE)
     return std::nullopt;
   return E;
 }
 
-void Scanner::addEntry(kl_entry E, StringRef Symbol, bool Unique, const Unit &U,
-                       unsigned Seq) {
-  E.symbol = kstr(Symbol.empty() ? StringRef() : save(Symbol));
+void Scanner::addEntry(klto_entry E, StringRef Symbol, bool Unique,
+                       const Unit &U, unsigned Seq) {
+  E.symbol = toKStr(Symbol.empty() ? StringRef() : save(Symbol));
   E.symbol_unique = Unique;
   E.input = U.Input;
   E.member = U.Member;
@@ -90,20 +89,20 @@ void Scanner::addEntry(kl_entry E, StringRef Symbol, bool Unique, const Unit &U,
   E.lazy = U.Lazy;
   // In the arena, not in a growing array: copies of a growing array were
   // most of the memory the scan touched, and fresh pages are not cheap.
-  Entries.push_back(new (Alloc.Allocate<kl_entry>()) kl_entry(E));
+  Entries.push_back(new (Alloc.Allocate<klto_entry>()) klto_entry(E));
 }
 
 /// The symbol that names an entry best: the one the naming scheme gives it
 /// (Linux's and klto's), else the first.
 static bool betterEntrySymbol(StringRef Candidate) {
-  return klto_is_entry_symbol(kstr(Candidate));
+  return klto_is_entry_symbol(toKStr(Candidate));
 }
 
 void Scanner::merge(std::unique_ptr<Scanner> PartPtr) {
   Scanner &Part = *PartPtr;
   unsigned Base = Origins.size();
   Origins.insert(Origins.end(), Part.Origins.begin(), Part.Origins.end());
-  for (kl_entry *E : Part.Entries) {
+  for (klto_entry *E : Part.Entries) {
     E->origin += Base;
     Entries.push_back(E);
   }
@@ -369,7 +368,7 @@ Error Scanner::scanELFT(llvm::MemoryBufferRef Buf, const Unit &U) {
   // SlotOf maps a section index to its place there (or -1).
   struct Table {
     unsigned Index;
-    kl_entry Entry;
+    klto_entry Entry;
     StringRef Symbol;
   };
   llvm::SmallVector<Table, 16> Found;
@@ -393,7 +392,7 @@ Error Scanner::scanELFT(llvm::MemoryBufferRef Buf, const Unit &U) {
     if (SecName.size() >= SectionNames.size() - Sec.sh_name)
       return failure(Name + ": corrupt ELF file: section " + llvm::Twine(I) +
                      " has an unterminated name");
-    if (std::optional<kl_entry> E = tableEntry(SecName)) {
+    if (std::optional<klto_entry> E = tableEntry(SecName)) {
       SlotOf[I] = static_cast<int>(Found.size());
       Found.push_back({I, *E, StringRef()});
     }
@@ -456,7 +455,7 @@ struct AsmScan {
   klto_sections Sections;
   std::vector<std::string> Names{".text"};
   llvm::StringMap<long> Number{{".text", 0}};
-  std::vector<std::pair<kl_entry, std::string>> Found;
+  std::vector<std::pair<klto_entry, std::string>> Found;
   llvm::StringMap<unsigned> FoundIndex, LabelUses;
 
   long number(StringRef Name) {
@@ -503,7 +502,7 @@ static void asmStatement(void *Ctx, const klto_asm_stmt *St) {
   const std::string *Cur = A.current();
   if (!Cur || A.FoundIndex.count(*Cur))
     return;
-  if (std::optional<kl_entry> E = A.S->tableEntry(*Cur)) {
+  if (std::optional<klto_entry> E = A.S->tableEntry(*Cur)) {
     A.FoundIndex[*Cur] = A.Found.size();
     A.Found.push_back({*E, std::string()});
   }
@@ -548,7 +547,7 @@ Error Scanner::scanBitcode(llvm::MemoryBufferRef Buf, const Unit &U) {
     for (const llvm::GlobalVariable &GV : M.globals()) {
       if (!GV.hasSection() || GV.isDeclaration())
         continue;
-      if (std::optional<kl_entry> E = tableEntry(GV.getSection()))
+      if (std::optional<klto_entry> E = tableEntry(GV.getSection()))
         addEntry(*E, GV.getName(), GV.hasName(), U, Seq++);
     }
   }

@@ -65,7 +65,7 @@ public:
   bool WantSymbols = true;
 
   /// In link order; each lives in the arena of the scanner that found it.
-  std::vector<kl_entry *> Entries;
+  std::vector<klto_entry *> Entries;
   /// Stable C strings the entries' `origin` indexes into.
   std::vector<const char *> Origins;
   /// Paths of thin-archive members, which have files of their own.
@@ -89,10 +89,10 @@ private:
 public:
   /// The entry a table section's name describes, parsed, its name saved;
   /// none for other sections.
-  std::optional<kl_entry> tableEntry(llvm::StringRef Section);
+  std::optional<klto_entry> tableEntry(llvm::StringRef Section);
 
 private:
-  void addEntry(kl_entry E, llvm::StringRef Symbol, bool Unique, const Unit &U,
+  void addEntry(klto_entry E, llvm::StringRef Symbol, bool Unique, const Unit &U,
                 unsigned Seq);
   unsigned addOrigin(llvm::StringRef Label);
 

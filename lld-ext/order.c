@@ -25,8 +25,8 @@ static unsigned extra_table_rank(const struct klto_tables *tables,
   return UINT32_MAX;
 }
 
-enum kl_parse_result kl_parse_entry(const struct klto_tables *tables,
-                                    struct kl_entry *e) {
+enum klto_parse_result klto_parse_entry(const struct klto_tables *tables,
+                                    struct klto_entry *e) {
   static const struct klto_str none = {NULL, 0};
   e->parsed = false;
   e->has_id = klto_split_entry_section(tables, e->section, &e->table, &e->id);
@@ -44,34 +44,34 @@ enum kl_parse_result kl_parse_entry(const struct klto_tables *tables,
   e->modname = none;
   if (!e->has_id) {
     e->parsed = true;
-    return e->level.n || e->table_rank != UINT32_MAX ? KL_PARSED
-                                                     : KL_NOT_A_TABLE;
+    return e->level.n || e->table_rank != UINT32_MAX ? KLTO_PARSED
+                                                     : KLTO_NOT_A_TABLE;
   }
   struct klto_id id;
   if (!klto_parse_id(e->id, &id))
-    return KL_BAD_ID;
+    return KLTO_BAD_ID;
   e->counter = id.counter;
   e->modname = id.modname;
   e->parsed = true;
-  return KL_PARSED;
+  return KLTO_PARSED;
 }
 
-static void report(kl_diag_fn diag, void *ctx, bool is_error, const char *fmt,
+static void report(klto_diag_fn diag, void *ctx, bool is_error, const char *fmt,
                    ...) __attribute__((format(printf, 4, 5)));
 
-static void report(kl_diag_fn diag, void *ctx, bool is_error, const char *fmt,
+static void report(klto_diag_fn diag, void *ctx, bool is_error, const char *fmt,
                    ...) {
   char buf[2048];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(buf, sizeof(buf), fmt, ap);
   va_end(ap);
-  diag(ctx, is_error, buf);
+  diag(ctx, is_error ? KLTO_DIAG_ERROR : KLTO_DIAG_WARNING, 0, buf);
 }
 
 /* Link order: table, then input, archive member, then inside one file the
  * plain sections in file order before the entries by counter. */
-static int cmp_link_order(const struct kl_entry *a, const struct kl_entry *b) {
+static int cmp_link_order(const struct klto_entry *a, const struct klto_entry *b) {
   if (a->table_rank != b->table_rank)
     return a->table_rank < b->table_rank ? -1 : 1;
   if (a->input != b->input)
@@ -87,13 +87,13 @@ static int cmp_link_order(const struct kl_entry *a, const struct kl_entry *b) {
   return 0;
 }
 
-static size_t parse_entries(struct kl_order *o, kl_diag_fn diag, void *ctx) {
+static size_t parse_entries(struct klto_order *o, klto_diag_fn diag, void *ctx) {
   size_t errors = 0;
   for (size_t i = 0; i < o->n; ++i) {
-    struct kl_entry *e = o->entries[i];
+    struct klto_entry *e = o->entries[i];
     e->shadowed = false;
     e->by_position = false;
-    if (e->parsed || kl_parse_entry(o->tables, e) != KL_BAD_ID)
+    if (e->parsed || klto_parse_entry(o->tables, e) != KLTO_BAD_ID)
       continue;
     report(diag, ctx, true,
            "%s: cannot parse the id of section '%.*s': expected "
@@ -105,7 +105,7 @@ static size_t parse_entries(struct kl_order *o, kl_diag_fn diag, void *ctx) {
   return errors;
 }
 
-static int cmp_file(const struct kl_entry *a, const struct kl_entry *b) {
+static int cmp_file(const struct klto_entry *a, const struct klto_entry *b) {
   if (a->input != b->input)
     return a->input < b->input ? -1 : 1;
   if (a->member != b->member)
@@ -117,7 +117,7 @@ static int cmp_file(const struct kl_entry *a, const struct kl_entry *b) {
  * entries only. A file with entries of several modules was linked with -r
  * (by klto, which put them in order), and its section order stands. The
  * scanner reports entries file by file, in link order. */
-static void mark_multi_module_files(struct kl_order *o) {
+static void mark_multi_module_files(struct klto_order *o) {
   for (size_t i = 0; i < o->n;) {
     size_t j = i;
     bool several = false;
@@ -136,7 +136,7 @@ static void mark_multi_module_files(struct kl_order *o) {
   }
 }
 
-static bool out_of_memory(kl_diag_fn diag, void *ctx, size_t n) {
+static bool out_of_memory(klto_diag_fn diag, void *ctx, size_t n) {
   report(diag, ctx, true, "out of memory ordering %zu entries", n);
   return true;
 }
@@ -145,11 +145,11 @@ static bool out_of_memory(kl_diag_fn diag, void *ctx, size_t n) {
  * LLD certainly loads make that an error; archive members that define the
  * same entry are alternatives LLD picks between. Entries are in link
  * order, so each one is compared with the last before it of its name. */
-static size_t check_duplicates(struct kl_order *o, struct klto_strmap *last,
-                               kl_diag_fn diag, void *ctx) {
+static size_t check_duplicates(struct klto_order *o, struct klto_strmap *last,
+                               klto_diag_fn diag, void *ctx) {
   size_t errors = 0;
   for (size_t i = 0; i < o->n; ++i) {
-    struct kl_entry *b = o->entries[i];
+    struct klto_entry *b = o->entries[i];
     if (!b->has_id)
       continue;
     bool inserted;
@@ -161,7 +161,7 @@ static size_t check_duplicates(struct kl_order *o, struct klto_strmap *last,
     }
     if (inserted)
       continue;
-    const struct kl_entry *a = o->entries[s->value];
+    const struct klto_entry *a = o->entries[s->value];
     s->value = (long)i;
     bool fatal = !a->lazy && !b->lazy;
     report(diag, ctx, fatal,
@@ -180,15 +180,15 @@ static size_t check_duplicates(struct kl_order *o, struct klto_strmap *last,
  * priority; a name shared by two sections gives both the same place and
  * LLD's sort is not stable, so only names that single out one section in
  * the whole link are usable. */
-static size_t mark_orderable(struct kl_order *o, struct klto_strmap *uses,
-                             kl_diag_fn diag, void *ctx) {
+static size_t mark_orderable(struct klto_order *o, struct klto_strmap *uses,
+                             klto_diag_fn diag, void *ctx) {
   if (o->relocatable) {
     for (size_t i = 0; i < o->n; ++i)
       o->entries[i]->orderable = !o->entries[i]->shadowed;
     return 0;
   }
   for (size_t i = 0; i < o->n; ++i) {
-    struct kl_entry *e = o->entries[i];
+    struct klto_entry *e = o->entries[i];
     e->orderable = false;
     if (!e->symbol.n || e->shadowed)
       continue;
@@ -200,7 +200,7 @@ static size_t mark_orderable(struct kl_order *o, struct klto_strmap *uses,
     s->value += !inserted;
   }
   for (size_t i = 0; i < o->n; ++i) {
-    struct kl_entry *e = o->entries[i];
+    struct klto_entry *e = o->entries[i];
     if (e->shadowed)
       continue;
     if (!e->symbol.n) {
@@ -224,7 +224,7 @@ static size_t mark_orderable(struct kl_order *o, struct klto_strmap *uses,
   return 0;
 }
 
-static int cmp_file_seq(const struct kl_entry *a, const struct kl_entry *b) {
+static int cmp_file_seq(const struct klto_entry *a, const struct klto_entry *b) {
   int c = cmp_file(a, b);
   if (c)
     return c;
@@ -233,16 +233,16 @@ static int cmp_file_seq(const struct kl_entry *a, const struct kl_entry *b) {
 
 /* qsort's view of the two orders, over the array of entry pointers. */
 static int qsort_file_seq(const void *pa, const void *pb) {
-  return cmp_file_seq(*(struct kl_entry *const *)pa,
-                      *(struct kl_entry *const *)pb);
+  return cmp_file_seq(*(struct klto_entry *const *)pa,
+                      *(struct klto_entry *const *)pb);
 }
 
 static int qsort_link_order(const void *pa, const void *pb) {
-  return cmp_link_order(*(struct kl_entry *const *)pa,
-                        *(struct kl_entry *const *)pb);
+  return cmp_link_order(*(struct klto_entry *const *)pa,
+                        *(struct klto_entry *const *)pb);
 }
 
-static bool in_file_order(const struct kl_order *o) {
+static bool in_file_order(const struct klto_order *o) {
   for (size_t i = 1; i < o->n; ++i)
     if (cmp_file_seq(o->entries[i - 1], o->entries[i]) > 0)
       return false;
@@ -253,10 +253,10 @@ static bool in_file_order(const struct kl_order *o) {
  * counting sort by table keeps the file order inside each table, so only
  * each file's own run of a table, usually a few entries already nearly in
  * order, is left to sort. */
-static bool sort_into_link_order(struct kl_order *o) {
+static bool sort_into_link_order(struct klto_order *o) {
   size_t n_buckets = klto_n_initcall_levels + 2 + (o->tables ? o->tables->n_extra : 0);
   size_t *start = calloc(n_buckets + 1, sizeof(*start));
-  struct kl_entry **out = malloc(o->n * sizeof(*out));
+  struct klto_entry **out = malloc(o->n * sizeof(*out));
   if (!start || !out) {
     free(start);
     free(out);
@@ -279,7 +279,7 @@ static bool sort_into_link_order(struct kl_order *o) {
       qsort(out + i, j - i, sizeof(*out), qsort_link_order);
     } else {
       for (size_t k = i + 1; k < j; ++k) {
-        struct kl_entry *e = out[k];
+        struct klto_entry *e = out[k];
         size_t m = k;
         for (; m > i && cmp_link_order(out[m - 1], e) > 0; --m)
           out[m] = out[m - 1];
@@ -294,7 +294,7 @@ static bool sort_into_link_order(struct kl_order *o) {
   return true;
 }
 
-size_t kl_order_compute(struct kl_order *o, kl_diag_fn diag, void *ctx) {
+size_t klto_order_compute(struct klto_order *o, klto_diag_fn diag, void *ctx) {
   size_t errors = parse_entries(o, diag, ctx);
   if (o->n == 0)
     return errors;
@@ -315,15 +315,15 @@ size_t kl_order_compute(struct kl_order *o, kl_diag_fn diag, void *ctx) {
   return errors;
 }
 
-bool kl_order_rank_sections(const struct kl_order *o,
-                            struct klto_strmap *ranks, kl_diag_fn diag,
+bool klto_order_rank_sections(const struct klto_order *o,
+                            struct klto_strmap *ranks, klto_diag_fn diag,
                             void *ctx) {
   if (!klto_strmap_reserve(ranks, o->n))
     return !out_of_memory(diag, ctx, o->n);
   struct klto_str table = {NULL, 0};
-  const struct kl_entry *plain = NULL, *id_after_plain = NULL;
+  const struct klto_entry *plain = NULL, *id_after_plain = NULL;
   for (size_t i = 0; i < o->n; ++i) {
-    const struct kl_entry *e = o->entries[i];
+    const struct klto_entry *e = o->entries[i];
     if (e->shadowed)
       continue;
     if (!str_eq(e->table, table)) {

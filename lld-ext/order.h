@@ -24,7 +24,7 @@ extern "C" {
 
 /* One table section of one input: an entry "<table>..<id>" or a plain
  * "<table>" section from code built without ids. */
-struct kl_entry {
+struct klto_entry {
   /* Filled by the scanner. */
   struct klto_str section;
   struct klto_str symbol; /* a symbol defined in it; n == 0 if none */
@@ -32,9 +32,9 @@ struct kl_entry {
   unsigned input;         /* link-order index of the file or archive */
   unsigned member;        /* archive member ordinal, 0 for plain files */
   unsigned seq;           /* position inside its file */
-  unsigned origin;        /* index into kl_order.origins, for messages */
+  unsigned origin;        /* index into klto_order.origins, for messages */
   bool lazy;              /* in an archive member LLD may leave unloaded */
-  /* Filled by kl_parse_entry, from `section` alone. */
+  /* Filled by klto_parse_entry, from `section` alone. */
   bool parsed;
   struct klto_str table, id, level; /* level: n == 0 for other tables */
   unsigned long long counter;
@@ -43,17 +43,17 @@ struct kl_entry {
   /* Linux's level order (early, 0, 0s, ... 5s, rootfs, 6 ... 7s, con),
    * then the extra tables in the order they were given. */
   unsigned table_rank;
-  /* Filled by kl_order_compute. */
+  /* Filled by klto_order_compute. */
   bool by_position; /* its file holds several modules' entries */
   bool orderable;   /* `symbol` names this entry alone in the link */
   bool shadowed;    /* a later archive member's copy of an ordered entry */
 };
 
-struct kl_order {
-  /* Sorted into link order by kl_order_compute: pointers, so the sort
+struct klto_order {
+  /* Sorted into link order by klto_order_compute: pointers, so the sort
    * moves 8 bytes per entry and the entries stay where the scanner made
    * them. */
-  struct kl_entry **entries;
+  struct klto_entry **entries;
   size_t n;
   const char *const *origins; /* "dir/a.o", "lib.a(m.o)" */
   const struct klto_tables *tables;
@@ -62,26 +62,24 @@ struct kl_order {
   bool relocatable;
 };
 
-/* Receives every diagnostic; `is_error` false means a warning. */
-typedef void (*kl_diag_fn)(void *ctx, bool is_error, const char *msg);
 
-enum kl_parse_result {
-  KL_NOT_A_TABLE, /* the section belongs to no table */
-  KL_PARSED,      /* a plain table section, or an entry with a valid id */
-  KL_BAD_ID,      /* "<table>..<id>" with an id that does not parse */
+enum klto_parse_result {
+  KLTO_NOT_A_TABLE, /* the section belongs to no table */
+  KLTO_PARSED,      /* a plain table section, or an entry with a valid id */
+  KLTO_BAD_ID,      /* "<table>..<id>" with an id that does not parse */
 };
 
 /* Fills the fields an entry's section name determines and sets `parsed`
- * when it returns KL_PARSED. The strings point into `section`. The scanner
- * calls it on its threads as it finds each entry; kl_order_compute parses
+ * when it returns KLTO_PARSED. The strings point into `section`. The scanner
+ * calls it on its threads as it finds each entry; klto_order_compute parses
  * the entries that are not `parsed` and reports those with bad ids. */
-enum kl_parse_result kl_parse_entry(const struct klto_tables *tables,
-                                    struct kl_entry *e);
+enum klto_parse_result klto_parse_entry(const struct klto_tables *tables,
+                                    struct klto_entry *e);
 
 /* Parses ids, sorts the entries into the order of a non-LTO link, rejects
  * unparseable and duplicate ids, decides which entries the symbol ordering
  * can place. Returns the number of errors reported. */
-size_t kl_order_compute(struct kl_order *o, kl_diag_fn diag, void *ctx);
+size_t klto_order_compute(struct klto_order *o, klto_diag_fn diag, void *ctx);
 
 /* For a -r link, where the section sort (sectsort.h) applies the order:
  * fills `ranks` with each output section's place in it, by name. An entry
@@ -90,8 +88,8 @@ size_t kl_order_compute(struct kl_order *o, kl_diag_fn diag, void *ctx);
  * them, so no entry with an id may belong between two of them (reported).
  * Keys point into the entries' strings. False after reporting an error. */
 struct klto_strmap;
-bool kl_order_rank_sections(const struct kl_order *o,
-                            struct klto_strmap *ranks, kl_diag_fn diag,
+bool klto_order_rank_sections(const struct klto_order *o,
+                            struct klto_strmap *ranks, klto_diag_fn diag,
                             void *ctx);
 
 #ifdef __cplusplus

@@ -46,9 +46,9 @@ static bool is_word_char(char c) {
 enum paren_kind { P_OTHER, P_WRAPPER, P_PATTERNS };
 
 static const char *split_base(const char *w, size_t n) {
-  for (size_t i = 0; i < KL_N_SPLIT_BASES; ++i)
-    if (strlen(kl_split_bases[i]) == n && memcmp(kl_split_bases[i], w, n) == 0)
-      return kl_split_bases[i];
+  for (size_t i = 0; i < KLTO_N_SPLIT_BASES; ++i)
+    if (strlen(klto_split_bases[i]) == n && memcmp(klto_split_bases[i], w, n) == 0)
+      return klto_split_bases[i];
   return NULL;
 }
 
@@ -192,13 +192,13 @@ static bool patch_pattern(void *ctx, const char *text, size_t n,
       ++pt->patched;
     }
   } else if (pt->merge_split && (base = split_base(word, word_n))) {
-    kl_write_split_patterns(pt->out, base);
+    klto_write_split_patterns(pt->out, base);
     ++pt->patched;
   }
   return true;
 }
 
-size_t kl_patch_script(FILE *out, const char *text, size_t n,
+size_t klto_patch_script(FILE *out, const char *text, size_t n,
                        const struct klto_tables *tables, bool merge_split) {
   struct patch pt = {out, tables, merge_split, 0};
   struct script_walk w = {patch_copy, patch_pattern, &pt};
@@ -240,7 +240,7 @@ static bool placed_pattern(void *ctx, const char *text, size_t n,
   return !pl->found;
 }
 
-bool kl_script_places_tables(const char *text, size_t n,
+bool klto_script_places_tables(const char *text, size_t n,
                              const struct klto_tables *tables) {
   struct placed pl = {tables, false};
   struct script_walk w = {NULL, placed_pattern, &pl};

@@ -30,13 +30,13 @@ extern "C" {
 /* Writes `text` (a linker script of `n` bytes) to `out`, extended as above:
  * table patterns when `tables` is not NULL, base sections when
  * `merge_split`. Returns how many patterns were extended. */
-size_t kl_patch_script(FILE *out, const char *text, size_t n,
+size_t klto_patch_script(FILE *out, const char *text, size_t n,
                        const struct klto_tables *tables, bool merge_split);
 
 /* Whether an input section pattern of the script could take a table
  * section: names a table or an entry of one, or has a wildcard where it
  * could. Comments, output section names and symbol names do not count. */
-bool kl_script_places_tables(const char *text, size_t n,
+bool klto_script_places_tables(const char *text, size_t n,
                              const struct klto_tables *tables);
 
 #ifdef __cplusplus

@@ -174,7 +174,7 @@ static long rank_of(const struct klto_strmap *ranks, struct klto_str section) {
   return slot ? slot->value : -1;
 }
 
-const char *kl_sort_relocatable(unsigned char *buf, size_t size,
+const char *klto_sort_relocatable(unsigned char *buf, size_t size,
                                 const struct klto_tables *tables,
                                 const struct klto_strmap *ranks) {
   if (size < sizeof(Elf32_Ehdr) || memcmp(buf, "\x7f"

@@ -25,11 +25,11 @@ extern "C" {
 #endif
 
 /* Reorders `buf` (a whole ELF relocatable file) in place, each entry
- * section by its place in `ranks` (kl_order_rank_sections); one klto did
+ * section by its place in `ranks` (klto_order_rank_sections); one klto did
  * not order keeps its place relative to other such. Memory follows the
  * largest place. Returns NULL on success, or what is wrong with the
  * file. */
-const char *kl_sort_relocatable(unsigned char *buf, size_t size,
+const char *klto_sort_relocatable(unsigned char *buf, size_t size,
                                 const struct klto_tables *tables,
                                 const struct klto_strmap *ranks);
 

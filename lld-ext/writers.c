@@ -11,12 +11,12 @@ static bool same(struct klto_str a, struct klto_str b) {
   return a.n == b.n && (a.n == 0 || memcmp(a.p, b.p, a.n) == 0);
 }
 
-void kl_write_order_map(FILE *out, const struct kl_order *o) {
+void klto_write_order_map(FILE *out, const struct klto_order *o) {
   fprintf(out, "# klto initcall order: level (or table), input, id, "
                "section; '-' marks entries LLD cannot order\n");
   struct klto_str table = {NULL, 0};
   for (size_t i = 0; i < o->n; ++i) {
-    const struct kl_entry *e = o->entries[i];
+    const struct klto_entry *e = o->entries[i];
     if (e->shadowed)
       continue;
     if (!same(table, e->table)) {
@@ -31,9 +31,9 @@ void kl_write_order_map(FILE *out, const struct kl_order *o) {
   }
 }
 
-void kl_write_symbol_order(FILE *out, const struct kl_order *o) {
+void klto_write_symbol_order(FILE *out, const struct klto_order *o) {
   for (size_t i = 0; i < o->n; ++i) {
-    const struct kl_entry *e = o->entries[i];
+    const struct klto_entry *e = o->entries[i];
     if (e->orderable) {
       fwrite(e->symbol.p, 1, e->symbol.n, out);
       fputc('\n', out);
@@ -67,7 +67,7 @@ static void symbol_name(char *sym, size_t size, const char *prefix,
 
 /* What the script writes of each symbol: inside the output section its
  * value, at the top level the assignment that declares it early (see
- * kl_write_table_script). */
+ * klto_write_table_script). */
 struct symbols {
   FILE *out;
   bool top;
@@ -104,7 +104,7 @@ static void rule(const struct symbols *w, bool present, const char *section) {
 static void tables_in_order(const struct symbols *w,
                             const struct klto_tables *tables,
                             const bool *present) {
-  bool p = present[KL_TABLE_INITCALLS];
+  bool p = present[KLTO_TABLE_INITCALLS];
   open_section(w, p, ".initcall.init");
   symbol(w, p, "__initcall_start", "", "");
   for (size_t l = 0; l < klto_n_initcall_levels; ++l) {
@@ -121,14 +121,14 @@ static void tables_in_order(const struct symbols *w,
   }
   symbol(w, p, "__initcall_end", "", "");
   close_section(w, p);
-  p = present[KL_TABLE_CONSOLE];
+  p = present[KLTO_TABLE_CONSOLE];
   open_section(w, p, ".con_initcall.init");
   symbol(w, p, "__con_initcall_start", "", "");
   rule(w, p, ".con_initcall.init");
   symbol(w, p, "__con_initcall_end", "", "");
   close_section(w, p);
   for (size_t i = 0; tables && i < tables->n_extra; ++i) {
-    p = present[KL_TABLE_EXTRA + i];
+    p = present[KLTO_TABLE_EXTRA + i];
     open_section(w, p, tables->extra[i]);
     symbol(w, p, "__start_", tables->extra[i], "");
     rule(w, p, tables->extra[i]);
@@ -137,16 +137,16 @@ static void tables_in_order(const struct symbols *w,
   }
 }
 
-void kl_write_table_script(FILE *out, const struct klto_tables *tables,
+void klto_write_table_script(FILE *out, const struct klto_tables *tables,
                            const bool *present) {
   /* The first table's start: an absent table's bounds point there. */
   char anchor[256] = "";
-  if (present[KL_TABLE_INITCALLS])
+  if (present[KLTO_TABLE_INITCALLS])
     snprintf(anchor, sizeof(anchor), "__initcall_start");
-  else if (present[KL_TABLE_CONSOLE])
+  else if (present[KLTO_TABLE_CONSOLE])
     snprintf(anchor, sizeof(anchor), "__con_initcall_start");
   for (size_t i = 0; !anchor[0] && tables && i < tables->n_extra; ++i)
-    if (present[KL_TABLE_EXTRA + i])
+    if (present[KLTO_TABLE_EXTRA + i])
       symbol_name(anchor, sizeof(anchor), "__start_", tables->extra[i], "");
   fprintf(out, "/* klto: the tables of this link, in level order */\n"
                "OVERWRITE_SECTIONS {\n");
@@ -162,10 +162,10 @@ void kl_write_table_script(FILE *out, const struct klto_tables *tables,
   tables_in_order(&top, tables, present);
 }
 
-const char *const kl_split_bases[KL_N_SPLIT_BASES] = {".bss", ".data",
+const char *const klto_split_bases[KLTO_N_SPLIT_BASES] = {".bss", ".data",
                                                        ".rodata", ".text"};
 
-void kl_write_split_patterns(FILE *out, const char *base) {
+void klto_write_split_patterns(FILE *out, const char *base) {
   fprintf(out, " %s.[0-9a-zA-Z_]*", base);
   /* Local objects: ".data..L.str", and Clang's file-scope compound
    * literals, ".data..compoundliteral.7". */
@@ -173,13 +173,13 @@ void kl_write_split_patterns(FILE *out, const char *base) {
     fprintf(out, " %s..L* %s..compoundliteral*", base, base);
 }
 
-void kl_write_merge_script(FILE *out) {
+void klto_write_merge_script(FILE *out) {
   fprintf(out, "/* klto: split sections merged back, as Linux's "
                "module.lds.S */\nSECTIONS {\n");
-  for (size_t i = 0; i < KL_N_SPLIT_BASES; ++i) {
-    const char *b = kl_split_bases[i];
+  for (size_t i = 0; i < KLTO_N_SPLIT_BASES; ++i) {
+    const char *b = klto_split_bases[i];
     fprintf(out, "  %s : {\n    *(%s", b, b);
-    kl_write_split_patterns(out, b);
+    klto_write_split_patterns(out, b);
     fprintf(out, ")\n  }\n");
   }
   fprintf(out, "}\n");

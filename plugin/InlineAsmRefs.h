@@ -2,7 +2,7 @@
 #ifndef KLTO_PLUGIN_INLINEASMREFS_H
 #define KLTO_PLUGIN_INLINEASMREFS_H
 
-#include "Naming.h"
+#include "NamingContext.h"
 
 namespace klto {
 

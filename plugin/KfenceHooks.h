@@ -2,7 +2,7 @@
 #ifndef KLTO_PLUGIN_KFENCEHOOKS_H
 #define KLTO_PLUGIN_KFENCEHOOKS_H
 
-#include "Naming.h"
+#include "NamingContext.h"
 
 namespace klto {
 

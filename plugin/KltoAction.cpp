@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "KltoPass.h"
-#include "Naming.h"
+#include "NamingContext.h"
 
 #include "klto/asmrewrite.h"
 

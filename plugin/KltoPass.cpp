@@ -9,7 +9,7 @@
 #include "InlineAsmRefs.h"
 #include "KfenceHooks.h"
 #include "ModuleAsm.h"
-#include "Naming.h"
+#include "NamingContext.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/IR/GlobalVariable.h"

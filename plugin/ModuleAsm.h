@@ -8,7 +8,7 @@
 #ifndef KLTO_PLUGIN_MODULEASM_H
 #define KLTO_PLUGIN_MODULEASM_H
 
-#include "Naming.h"
+#include "NamingContext.h"
 
 #include "klto/asmrewrite.h"
 

@@ -9,7 +9,7 @@
 // the id too, which is what Linux 5.12+ tools read.
 //
 //===----------------------------------------------------------------------===//
-#include "Naming.h"
+#include "NamingContext.h"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfoMetadata.h"
@@ -23,11 +23,8 @@ namespace klto {
 
 NamingContext::NamingContext(Module &M, const Options &Opts,
                              std::string ModName, Reporter &Diags)
-    : M(M), Opts(Opts), ModName(std::move(ModName)), Diags(Diags) {
-  for (const std::string &T : Opts.Tables)
-    TablePtrs.push_back(T.c_str());
-  Tables = {TablePtrs.data(), TablePtrs.size()};
-}
+    : M(M), Opts(Opts), ModName(std::move(ModName)), Diags(Diags),
+      Tables(Opts.Tables) {}
 
 void NamingContext::remark(Site Where, const Twine &Msg) {
   Diags.report(Reporter::Level::Remark, Where, Msg);

@@ -27,7 +27,7 @@
 #include <string>
 #include <vector>
 
-static void ignoreDiag(void *, bool, const char *) {}
+static void ignoreDiag(void *, klto_diag_level, size_t, const char *) {}
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   if (Size == 0)
@@ -41,7 +41,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   case 0:
     break;
   case 1:
-    Bytes.insert(0, Data[0] & 0x80 ? "\x7f" "ELF\x02\x01" : "\x7f" "ELF\x01\x02");
+    Bytes.insert(0, Data[0] & 0x80 ? "\x7f"
+                                     "ELF\x02\x01"
+                                   : "\x7f"
+                                     "ELF\x01\x02");
     break;
   case 2:
     Bytes.insert(0, Data[0] & 0x80 ? "!<thin>\n" : "!<arch>\n");
@@ -50,7 +53,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     Bytes.insert(0, "BC\xc0\xde");
     break;
   case 4:
-    S.scanAsmText(Bytes, Data[0] & 0x80 ? "aarch64-linux-gnu" : "x86_64-linux-gnu", 0);
+    S.scanAsmText(Bytes,
+                  Data[0] & 0x80 ? "aarch64-linux-gnu" : "x86_64-linux-gnu", 0);
     break;
   case 5: {
     // One section name per line, as if each came from its own input.
@@ -61,8 +65,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
       if (End == std::string::npos)
         End = Bytes.size();
       std::string Name = Bytes.substr(Start, End - Start);
-      S.scanAsmText(".section \"" + Name + "\"\nlabel" +
-                        std::to_string(Input) + ":\n",
+      S.scanAsmText(".section \"" + Name + "\"\nlabel" + std::to_string(Input) +
+                        ":\n",
                     "x86_64-linux-gnu", Input);
       ++Input;
       Start = End + 1;
@@ -80,21 +84,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
       llvm::consumeError(std::move(E));
   }
 
-  kl_order O{S.Entries.data(), S.Entries.size(), S.Origins.data(), &Tables,
-             Relocatable};
-  kl_order_compute(&O, ignoreDiag, nullptr);
+  klto_order O{S.Entries.data(), S.Entries.size(), S.Origins.data(), &Tables,
+               Relocatable};
+  klto_order_compute(&O, ignoreDiag, nullptr);
   FILE *Null = std::fopen("/dev/null", "w");
-  kl_write_order_map(Null, &O);
-  kl_write_symbol_order(Null, &O);
+  klto_write_order_map(Null, &O);
+  klto_write_symbol_order(Null, &O);
   // The same bytes as a user's linker script to extend.
-  kl_patch_script(Null, Bytes.data(), Bytes.size(), &Tables, Data[0] & 1);
-  kl_script_places_tables(Bytes.data(), Bytes.size(), &Tables);
+  klto_patch_script(Null, Bytes.data(), Bytes.size(), &Tables, Data[0] & 1);
+  klto_script_places_tables(Bytes.data(), Bytes.size(), &Tables);
   std::fclose(Null);
   // The -r post-pass on whatever the input is, ranked as for a -r link.
   klto_strmap Ranks{};
-  kl_order_rank_sections(&O, &Ranks, ignoreDiag, nullptr);
+  klto_order_rank_sections(&O, &Ranks, ignoreDiag, nullptr);
   std::vector<unsigned char> Copy(Bytes.begin(), Bytes.end());
-  kl_sort_relocatable(Copy.data(), Copy.size(), &Tables, &Ranks);
+  klto_sort_relocatable(Copy.data(), Copy.size(), &Tables, &Ranks);
   klto_strmap_free(&Ranks);
   return 0;
 }

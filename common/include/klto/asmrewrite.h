@@ -34,8 +34,6 @@ enum klto_sym_class {
   KLTO_SYM_LOCAL_DATA,  /* internal/private variable: referenced via an alias */
 };
 
-enum klto_diag_level { KLTO_DIAG_REMARK, KLTO_DIAG_WARNING, KLTO_DIAG_ERROR };
-
 struct klto_asm_entry {
   struct klto_str table;    /* e.g. ".initcall6.init" */
   struct klto_str level;    /* "6"; empty for tables added by option */
@@ -57,9 +55,8 @@ struct klto_asm_hooks {
   void (*entry)(void *ctx, const struct klto_asm_entry *entry);
   void (*label_renamed)(void *ctx, struct klto_str old_name,
                         const char *new_name, unsigned long long line);
-  /* `chunk` is the index passed to klto_asm_rewriter_add_chunk. */
-  void (*diag)(void *ctx, enum klto_diag_level level, size_t chunk,
-               const char *message);
+  /* `where` is the chunk: the index passed to klto_asm_rewriter_add_chunk. */
+  klto_diag_fn diag;
 };
 
 struct klto_asm_options {

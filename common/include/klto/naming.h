@@ -37,6 +37,14 @@ static inline struct klto_str klto_str_c(const char *s) {
   return r;
 }
 
+/* Every C part of klto reports through one callback. `where` is the
+ * caller's own place for the message, so the C++ side can attach a source
+ * location: the asm chunk for the rewriter (klto_asm_rewriter_add_chunk's
+ * index), 0 for the linker's order, whose messages name their files. */
+enum klto_diag_level { KLTO_DIAG_REMARK, KLTO_DIAG_WARNING, KLTO_DIAG_ERROR };
+typedef void (*klto_diag_fn)(void *ctx, enum klto_diag_level level,
+                             size_t where, const char *message);
+
 /* A set of table (section) names that hold entries: Linux's initcall tables
  * always, plus tables a project adds. */
 struct klto_tables {

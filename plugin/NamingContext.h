@@ -1,16 +1,17 @@
-//===- Naming.h - per-module naming state for table entries -----*- C++ -*-===//
+//===- NamingContext.h - per-module naming state for entries ---*- C++ -*-===//
 //
 // What the entry-naming steps share: the module, its modname, the set of
 // tables, the reporter. The naming scheme itself lives in libkltocore
 // (klto/naming.h), shared with the linker.
 //
 //===----------------------------------------------------------------------===//
-#ifndef KLTO_PLUGIN_NAMING_H
-#define KLTO_PLUGIN_NAMING_H
+#ifndef KLTO_PLUGIN_NAMINGCONTEXT_H
+#define KLTO_PLUGIN_NAMINGCONTEXT_H
 
 #include "Options.h"
 #include "SourceFacts.h"
 
+#include "klto/LLVMAdapter.h"
 #include "klto/naming.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -26,9 +27,6 @@ class Function;
 
 namespace klto {
 
-inline klto_str toKStr(llvm::StringRef S) { return {S.data(), S.size()}; }
-inline llvm::StringRef fromKStr(klto_str S) { return {S.p, S.n}; }
-
 class NamingContext {
 public:
   NamingContext(llvm::Module &M, const Options &Opts, std::string ModName,
@@ -40,14 +38,13 @@ public:
   const Options &Opts;
   const std::string ModName;
   Reporter &Diags;
-  const klto_tables *tables() const { return &Tables; }
+  const klto_tables *tables() const { return &Tables.get(); }
 
   /// A remark, also printed when verbose.
   void remark(Site Where, const llvm::Twine &Msg);
 
 private:
-  std::vector<const char *> TablePtrs;
-  klto_tables Tables;
+  TableList Tables;
 };
 
 /// The modname ids are made with: the option, else KBUILD_MODNAME, else a
@@ -69,4 +66,4 @@ unsigned debugLine(const llvm::GlobalVariable &GV);
 
 } // namespace klto
 
-#endif // KLTO_PLUGIN_NAMING_H
+#endif // KLTO_PLUGIN_NAMINGCONTEXT_H
