@@ -243,6 +243,7 @@ protected:
         return false;
       }
     }
+    Opts.finish();
     return true;
   }
 

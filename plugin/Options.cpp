@@ -9,103 +9,122 @@
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/Twine.h"
 #include "llvm/Support/CommandLine.h"
+
+#include <iterator>
 
 using namespace llvm;
 
 namespace klto {
 
-static bool isFlag(StringRef Name, StringRef Arg, bool &Value) {
-  if (Arg == Name) {
-    Value = true;
-    return true;
-  }
-  if (Arg == ("no-" + Name).str()) {
-    Value = false;
-    return true;
-  }
-  return false;
+namespace {
+enum class Kind { Flag, Value, List };
+
+struct OptionInfo {
+  Kind K;
+  const char *Name, *MetaVar, *Help;
+  bool Default;
+};
+
+const OptionInfo OptionTable[] = {
+#define KLTO_PLUGIN_FLAG(Field, Name, Default, Help)                           \
+  {Kind::Flag, Name, nullptr, Help, Default},
+#define KLTO_PLUGIN_VALUE(Field, Name, MetaVar, Help)                          \
+  {Kind::Value, Name, MetaVar, Help, false},
+#define KLTO_PLUGIN_LIST(Field, Name, MetaVar, Help)                           \
+  {Kind::List, Name, MetaVar, Help, false},
+#include "Options.def"
+};
+} // namespace
+
+/// Where Options keeps the option of OptionTable's entry I.
+static void *field(Options &O, size_t I) {
+  void *Fields[] = {
+#define KLTO_PLUGIN_FLAG(Field, Name, Default, Help) &O.Field,
+#define KLTO_PLUGIN_VALUE(Field, Name, MetaVar, Help) &O.Field,
+#define KLTO_PLUGIN_LIST(Field, Name, MetaVar, Help) &O.Field,
+#include "Options.def"
+  };
+  return Fields[I];
 }
 
 bool Options::parse(const std::string &ArgStr, std::string &Error) {
   StringRef Arg(ArgStr);
-  StringRef Name = Arg.split('=').first, Value = Arg.split('=').second;
+  auto [Name, Value] = Arg.split('=');
   bool HasValue = Arg.contains('=');
-  auto NeedValue = [&](std::string &Out) {
+  for (size_t I = 0; I < std::size(OptionTable); ++I) {
+    const OptionInfo &O = OptionTable[I];
+    if (O.K == Kind::Flag) {
+      if (HasValue || (Arg != O.Name && Arg != ("no-" + Twine(O.Name)).str()))
+        continue;
+      *static_cast<bool *>(field(*this, I)) = Arg == O.Name;
+      return true;
+    }
+    if (Name != O.Name)
+      continue;
     if (!HasValue || Value.empty()) {
       Error = ("option '" + Name + "' needs a value: -fplugin-arg-klto-" +
-               Name + "=<value>")
+               Name + "=" + O.MetaVar)
                   .str();
       return false;
     }
-    Out = Value.str();
-    return true;
-  };
-  if (Name == "modname")
-    return NeedValue(ModName);
-  if (Name == "table" || Name == "kfence-alloc") {
-    std::string V;
-    if (!NeedValue(V))
-      return false;
+    if (O.K == Kind::Value) {
+      *static_cast<std::string *>(field(*this, I)) = Value.str();
+      return true;
+    }
     SmallVector<StringRef, 4> Items;
-    StringRef(V).split(Items, ',');
+    Value.split(Items, ',');
+    auto &List = *static_cast<std::vector<std::string> *>(field(*this, I));
     for (StringRef Item : Items)
       if (!Item.empty())
-        (Name == "table" ? Tables : KfenceAllocators).push_back(Item.str());
-    return true;
-  }
-  if (!HasValue &&
-      (isFlag("stubs", Arg, Stubs) ||
-       isFlag("keep-asm-refs", Arg, KeepAsmRefs) ||
-       isFlag("verbose", Arg, Verbose) || isFlag("kfence", Arg, Kfence)))
-    return true;
-  // C++ operators only make sense with the C hooks: one implies the other.
-  if (!HasValue && isFlag("kfence-cxx", Arg, KfenceCxx)) {
-    Kfence |= KfenceCxx;
+        List.push_back(Item.str());
     return true;
   }
   Error = ("unknown option '" + Arg + "'; " + usage()).str();
   return false;
 }
 
-const char *Options::usage() {
-  return "klto options (-fplugin-arg-klto-<option>): modname=<name>, "
-         "table=<section>[,<section>...], [no-]stubs, [no-]keep-asm-refs, "
-         "[no-]verbose, [no-]kfence, [no-]kfence-cxx, "
-         "kfence-alloc=<fn>[:<libc fn>][,...]";
+void Options::finish() {
+  // C++ operators only make sense with the C hooks.
+  Kfence |= KfenceCxx;
 }
 
-static cl::opt<std::string> ClModName("klto-modname",
-                                      cl::desc("klto: module name for ids"));
-static cl::list<std::string>
-    ClTables("klto-table", cl::CommaSeparated,
-             cl::desc("klto: extra table section names"));
-static cl::opt<bool> ClNoStubs("klto-no-stubs",
-                               cl::desc("klto: do not create asm stubs"));
-static cl::opt<bool>
-    ClNoKeepAsmRefs("klto-no-keep-asm-refs",
-                    cl::desc("klto: do not keep inline-asm-only symbols"));
-static cl::opt<bool> ClVerbose("klto-verbose",
-                               cl::desc("klto: print every action"));
-static cl::opt<bool> ClKfence("klto-kfence",
-                              cl::desc("klto: redirect allocations to KFENCE"));
-static cl::opt<bool>
-    ClKfenceCxx("klto-kfence-cxx",
-                cl::desc("klto: also redirect C++ new/delete to KFENCE"));
-static cl::list<std::string>
-    ClKfenceAlloc("klto-kfence-alloc", cl::CommaSeparated,
-                  cl::desc("klto: project allocators to redirect"));
+std::string Options::usage() {
+  std::string U = "klto options (-fplugin-arg-klto-<option>):";
+  for (const OptionInfo &O : OptionTable) {
+    U += U.back() == ':' ? " " : ", ";
+    U += O.K == Kind::Flag ? std::string("[no-]") + O.Name
+         : O.K == Kind::Value
+             ? std::string(O.Name) + "=" + O.MetaVar
+             : std::string(O.Name) + "=" + O.MetaVar + "[,...]";
+  }
+  return U;
+}
+
+// opt and -fpass-plugin: a flag on by default is turned off with
+// -klto-no-<name>, one off by default turned on with -klto-<name>.
+#define KLTO_PLUGIN_FLAG(Field, Name, Default, Help)                           \
+  static cl::opt<bool> Cl##Field(                                              \
+      StringRef(Default ? "klto-no-" Name : "klto-" Name),                     \
+      cl::desc("klto: " Help));
+#define KLTO_PLUGIN_VALUE(Field, Name, MetaVar, Help)                          \
+  static cl::opt<std::string> Cl##Field("klto-" Name, cl::desc("klto:"         \
+                                                               " " Help));
+#define KLTO_PLUGIN_LIST(Field, Name, MetaVar, Help)                           \
+  static cl::list<std::string> Cl##Field("klto-" Name, cl::CommaSeparated,     \
+                                         cl::desc("klto: " Help));
+#include "Options.def"
 
 Options optionsFromCommandLine() {
   Options O;
-  O.ModName = ClModName;
-  O.Tables.assign(ClTables.begin(), ClTables.end());
-  O.Stubs = !ClNoStubs;
-  O.KeepAsmRefs = !ClNoKeepAsmRefs;
-  O.Verbose = ClVerbose;
-  O.KfenceCxx = ClKfenceCxx;
-  O.Kfence = ClKfence || ClKfenceCxx;
-  O.KfenceAllocators.assign(ClKfenceAlloc.begin(), ClKfenceAlloc.end());
+#define KLTO_PLUGIN_FLAG(Field, Name, Default, Help)                           \
+  O.Field = Default ? !Cl##Field : bool(Cl##Field);
+#define KLTO_PLUGIN_VALUE(Field, Name, MetaVar, Help) O.Field = Cl##Field;
+#define KLTO_PLUGIN_LIST(Field, Name, MetaVar, Help)                           \
+  O.Field.assign(Cl##Field.begin(), Cl##Field.end());
+#include "Options.def"
+  O.finish();
   return O;
 }
 
