@@ -36,6 +36,7 @@ config.substitutions.append(("%klto_ld", klto_ld))
 config.substitutions.append(("%stock_ld", stock_ld))
 config.substitutions.append(("%inputs", inputs))
 config.substitutions.append(("%klto_build", config.klto_obj_root))
+config.substitutions.append(("%klto_src", config.klto_src_root))
 config.substitutions.append(("%demo", os.path.join(config.klto_src_root, "examples", "demo")))
 config.substitutions.append(("%python", "python3"))
 

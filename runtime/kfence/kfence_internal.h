@@ -27,15 +27,14 @@
 
 enum kfence_side { KFENCE_SIDE_RANDOM, KFENCE_SIDE_LEFT, KFENCE_SIDE_RIGHT };
 
+/* The option types of options.inc. */
+typedef unsigned long kfence_opt_ulong;
+typedef bool kfence_opt_bool;
+typedef enum kfence_side kfence_opt_side;
+
 struct kfence_options {
-  unsigned long sample_interval; /* ms between clock-driven samples, 0 = off */
-  unsigned long sample_rate;     /* 1 in N allocations on average, 0 = off */
-  unsigned long num_objects;
-  enum kfence_side side;
-  bool panic_on_warn;
-  bool debug;
-  bool print_stats_at_exit;
-  bool print_objects_at_exit;
+#define KFENCE_OPTION(type, name, def, min, max, desc) kfence_opt_##type name;
+#include "options.inc"
 };
 extern struct kfence_options kfence_opts KFENCE_HIDDEN;
 void kfence_parse_options(const char *text) KFENCE_HIDDEN;

@@ -14,13 +14,11 @@
 #include <string.h>
 
 struct kfence_options kfence_opts = {
-    .sample_interval = 100,
-    .sample_rate = 0,
-    .num_objects = 255,
-    .side = KFENCE_SIDE_RANDOM,
+#define KFENCE_OPTION(type, name, def, min, max, desc) .name = def,
+#include "options.inc"
 };
 
-enum option_kind { OPT_ULONG, OPT_BOOL, OPT_SIDE };
+enum option_kind { OPT_ulong, OPT_bool, OPT_side };
 
 struct option_desc {
   const char *name;
@@ -29,19 +27,10 @@ struct option_desc {
   void *field;
 };
 
-/*
- * The ranges keep derived quantities in bounds: 2 * sample_rate - 1 must fit
- * the sampler's int32_t counters; (num_objects + 1) * 2 pages stay a sane mapping.
- */
 static const struct option_desc options[] = {
-    {"sample_interval", OPT_ULONG, 0, 86400000, &kfence_opts.sample_interval},
-    {"sample_rate", OPT_ULONG, 0, 1ul << 30, &kfence_opts.sample_rate},
-    {"num_objects", OPT_ULONG, 1, 65535, &kfence_opts.num_objects},
-    {"side", OPT_SIDE, 0, 0, &kfence_opts.side},
-    {"panic_on_warn", OPT_BOOL, 0, 1, &kfence_opts.panic_on_warn},
-    {"debug", OPT_BOOL, 0, 1, &kfence_opts.debug},
-    {"print_stats_at_exit", OPT_BOOL, 0, 1, &kfence_opts.print_stats_at_exit},
-    {"print_objects_at_exit", OPT_BOOL, 0, 1, &kfence_opts.print_objects_at_exit},
+#define KFENCE_OPTION(type, name, def, min, max, desc)                         \
+  {#name, OPT_##type, min, max, &kfence_opts.name},
+#include "options.inc"
 };
 
 static _Noreturn void bad_value(const struct option_desc *opt, const char *value,
@@ -49,13 +38,13 @@ static _Noreturn void bad_value(const struct option_desc *opt, const char *value
   fprintf(stderr, "kfence: KFENCE_OPTIONS: invalid value '%.*s' for %s: ", len,
           value, opt->name);
   switch (opt->kind) {
-  case OPT_ULONG:
+  case OPT_ulong:
     fprintf(stderr, "expected an integer in [%lu, %lu]\n", opt->min, opt->max);
     break;
-  case OPT_BOOL:
+  case OPT_bool:
     fprintf(stderr, "expected 0 or 1\n");
     break;
-  case OPT_SIDE:
+  case OPT_side:
     fprintf(stderr, "expected random, left or right\n");
     break;
   }
@@ -68,7 +57,7 @@ static bool equals(const char *s, int len, const char *word) {
 
 static void set_option(const struct option_desc *opt, const char *value,
                        int len) {
-  if (opt->kind == OPT_SIDE) {
+  if (opt->kind == OPT_side) {
     enum kfence_side *side = opt->field;
     if (equals(value, len, "random"))
       *side = KFENCE_SIDE_RANDOM;
@@ -91,7 +80,7 @@ static void set_option(const struct option_desc *opt, const char *value,
   }
   if (v < opt->min || v > opt->max)
     bad_value(opt, value, len);
-  if (opt->kind == OPT_BOOL)
+  if (opt->kind == OPT_bool)
     *(bool *)opt->field = v;
   else
     *(unsigned long *)opt->field = v;
