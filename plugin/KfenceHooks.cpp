@@ -30,13 +30,12 @@ namespace klto {
 /// the whole process. The archive holds only the hooks.
 static const char *const RuntimeLibrary = "libkfence.a";
 
-// clang-format off
+/// The runtime's list: each has a __kfence_ hook of the same signature.
 static const char *const LibcAllocators[] = {
-    "malloc",        "calloc",   "realloc", "reallocarray",
-    "free",          "aligned_alloc", "posix_memalign", "memalign",
-    "valloc",        "pvalloc",  "malloc_usable_size",
+#define KFENCE_ALLOC(ret, name, params, args) #name,
+#define KFENCE_FREE(name, params, args) #name,
+#include "kfence_malloc.def"
 };
-// clang-format on
 
 /// operator new and delete of the Itanium ABI on 64-bit targets, each with
 /// a hook in the runtime's hooks_cxx.c.

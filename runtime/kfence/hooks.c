@@ -210,36 +210,24 @@ static inline void *do_pvalloc(size_t size, const void *caller, bool may_init) {
   return LIBC(pvalloc)(size);
 }
 
-static inline size_t do_usable_size(void *ptr) {
+static inline size_t do_malloc_usable_size(void *ptr, const void *caller,
+                                           bool may_init) {
+  (void)caller, (void)may_init; /* an object's size needs neither */
   if (is_kfence_address(ptr))
     return kfence_ksize(ptr);
   return ptr ? libc_usable_size(ptr) : 0;
 }
 
+#define KFENCE_UNPAREN(...) __VA_ARGS__
+
 /* The hooks run in program code only: they may initialise KFENCE. */
-void *__kfence_malloc(size_t size) { return do_malloc(size, CALLER, true); }
-void *__kfence_calloc(size_t nmemb, size_t size) {
-  return do_calloc(nmemb, size, CALLER, true);
-}
-void *__kfence_realloc(void *ptr, size_t size) {
-  return do_realloc(ptr, size, CALLER, true);
-}
-void *__kfence_reallocarray(void *ptr, size_t nmemb, size_t size) {
-  return do_reallocarray(ptr, nmemb, size, CALLER, true);
-}
-void __kfence_free(void *ptr) { do_free(ptr, CALLER); }
-void *__kfence_aligned_alloc(size_t alignment, size_t size) {
-  return do_aligned_alloc(alignment, size, CALLER, true);
-}
-int __kfence_posix_memalign(void **memptr, size_t alignment, size_t size) {
-  return do_posix_memalign(memptr, alignment, size, CALLER, true);
-}
-void *__kfence_memalign(size_t alignment, size_t size) {
-  return do_memalign(alignment, size, CALLER, true);
-}
-void *__kfence_valloc(size_t size) { return do_valloc(size, CALLER, true); }
-void *__kfence_pvalloc(size_t size) { return do_pvalloc(size, CALLER, true); }
-size_t __kfence_malloc_usable_size(void *ptr) { return do_usable_size(ptr); }
+#define KFENCE_ALLOC(ret, name, params, args)                                 \
+  ret __kfence_##name params {                                                \
+    return do_##name(KFENCE_UNPAREN args, CALLER, true);                      \
+  }
+#define KFENCE_FREE(name, params, args)                                       \
+  void __kfence_##name params { do_##name(KFENCE_UNPAREN args, CALLER); }
+#include "kfence_malloc.def"
 
 #ifdef KFENCE_PRELOAD
 /*
@@ -247,27 +235,9 @@ size_t __kfence_malloc_usable_size(void *ptr) { return do_usable_size(ptr); }
  * C library call these too, before KFENCE's constructor has run: they never
  * initialise it themselves.
  */
-void *malloc(size_t size) { return do_malloc(size, CALLER, false); }
-void *calloc(size_t nmemb, size_t size) {
-  return do_calloc(nmemb, size, CALLER, false);
-}
-void *realloc(void *ptr, size_t size) {
-  return do_realloc(ptr, size, CALLER, false);
-}
-void *reallocarray(void *ptr, size_t nmemb, size_t size) {
-  return do_reallocarray(ptr, nmemb, size, CALLER, false);
-}
-void free(void *ptr) { do_free(ptr, CALLER); }
-void *aligned_alloc(size_t alignment, size_t size) {
-  return do_aligned_alloc(alignment, size, CALLER, false);
-}
-int posix_memalign(void **memptr, size_t alignment, size_t size) {
-  return do_posix_memalign(memptr, alignment, size, CALLER, false);
-}
-void *memalign(size_t alignment, size_t size) {
-  return do_memalign(alignment, size, CALLER, false);
-}
-void *valloc(size_t size) { return do_valloc(size, CALLER, false); }
-void *pvalloc(size_t size) { return do_pvalloc(size, CALLER, false); }
-size_t malloc_usable_size(void *ptr) { return do_usable_size(ptr); }
+#define KFENCE_ALLOC(ret, name, params, args)                                 \
+  ret name params { return do_##name(KFENCE_UNPAREN args, CALLER, false); }
+#define KFENCE_FREE(name, params, args)                                       \
+  void name params { do_##name(KFENCE_UNPAREN args, CALLER); }
+#include "kfence_malloc.def"
 #endif

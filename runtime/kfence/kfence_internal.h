@@ -202,16 +202,9 @@ int kfence_libc_sigaction(int signum, const struct sigaction *act,
  * resolves them all; atomic because threads may race on that.
  */
 struct kfence_libc {
-  _Atomic(void *(*)(size_t)) malloc;
-  _Atomic(void *(*)(size_t, size_t)) calloc;
-  _Atomic(void *(*)(void *, size_t)) realloc;
-  _Atomic(void (*)(void *)) free;
-  _Atomic(void *(*)(size_t, size_t)) aligned_alloc;
-  _Atomic(int (*)(void **, size_t, size_t)) posix_memalign;
-  _Atomic(void *(*)(size_t, size_t)) memalign;
-  _Atomic(void *(*)(size_t)) valloc;
-  _Atomic(void *(*)(size_t)) pvalloc;
-  _Atomic(size_t (*)(void *)) malloc_usable_size;
+#define KFENCE_ALLOC(ret, name, params, args) _Atomic(ret(*) params) name;
+#define KFENCE_FREE(name, params, args) _Atomic(void(*) params) name;
+#include "kfence_malloc.def"
   _Atomic(int (*)(int, const struct sigaction *, struct sigaction *)) sigaction;
 };
 extern struct kfence_libc kfence_libc KFENCE_HIDDEN;

@@ -56,20 +56,14 @@ static void *next(const char *name) {
 
 #define RESOLVE(fn) atomic_store(&kfence_libc.fn, (__typeof__(fn) *)next(#fn))
 
+
 /* Threads racing here resolve the same addresses; no lock needed. */
 static void resolve(void) {
   resolving = true;
-  RESOLVE(malloc_usable_size);
-  RESOLVE(calloc);
-  RESOLVE(realloc);
-  RESOLVE(free);
-  RESOLVE(aligned_alloc);
-  RESOLVE(posix_memalign);
-  RESOLVE(memalign);
-  RESOLVE(valloc);
-  RESOLVE(pvalloc);
   RESOLVE(sigaction);
-  RESOLVE(malloc);
+#define KFENCE_ALLOC(ret, name, params, args) RESOLVE(name);
+#define KFENCE_FREE(name, params, args) RESOLVE(name);
+#include "kfence_malloc.def"
   resolving = false;
 }
 
@@ -89,6 +83,10 @@ static void *boot_calloc(size_t nmemb, size_t size) {
 static void *boot_realloc(void *ptr, size_t size) {
   resolve();
   return kfence_libc.realloc(ptr, size);
+}
+static void *boot_reallocarray(void *ptr, size_t nmemb, size_t size) {
+  resolve();
+  return kfence_libc.reallocarray(ptr, nmemb, size);
 }
 static void boot_free(void *ptr) {
   resolve();
@@ -124,17 +122,11 @@ static int boot_sigaction(int signum, const struct sigaction *act,
   return kfence_libc.sigaction(signum, act, oldact);
 }
 
+/* One stub above for each function of kfence_malloc.def. */
 struct kfence_libc kfence_libc = {
-    .malloc = boot_malloc,
-    .calloc = boot_calloc,
-    .realloc = boot_realloc,
-    .free = boot_free,
-    .aligned_alloc = boot_aligned_alloc,
-    .posix_memalign = boot_posix_memalign,
-    .memalign = boot_memalign,
-    .valloc = boot_valloc,
-    .pvalloc = boot_pvalloc,
-    .malloc_usable_size = boot_malloc_usable_size,
+#define KFENCE_ALLOC(ret, name, params, args) .name = boot_##name,
+#define KFENCE_FREE(name, params, args) .name = boot_##name,
+#include "kfence_malloc.def"
     .sigaction = boot_sigaction,
 };
 

@@ -103,17 +103,9 @@ void *__kfence_malloc_sampled(size_t size);
  * Same contracts as the C library functions of the same name without the
  * __kfence_ prefix.
  */
-void *__kfence_malloc(size_t size);
-void *__kfence_calloc(size_t nmemb, size_t size);
-void *__kfence_realloc(void *ptr, size_t size);
-void *__kfence_reallocarray(void *ptr, size_t nmemb, size_t size);
-void __kfence_free(void *ptr);
-void *__kfence_aligned_alloc(size_t alignment, size_t size);
-int __kfence_posix_memalign(void **memptr, size_t alignment, size_t size);
-void *__kfence_memalign(size_t alignment, size_t size);
-void *__kfence_valloc(size_t size);
-void *__kfence_pvalloc(size_t size);
-size_t __kfence_malloc_usable_size(void *ptr);
+#define KFENCE_ALLOC(ret, name, params, args) ret __kfence_##name params;
+#define KFENCE_FREE(name, params, args) void __kfence_##name params;
+#include "kfence_malloc.def"
 
 #ifdef __cplusplus
 }
