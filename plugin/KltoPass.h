@@ -13,6 +13,7 @@
 #define KLTO_PLUGIN_KLTOPASS_H
 
 #include "Options.h"
+#include "Reporter.h"
 #include "SourceFacts.h"
 
 #include "llvm/IR/PassManager.h"

@@ -6,7 +6,7 @@
 // module's source file.
 //
 //===----------------------------------------------------------------------===//
-#include "SourceFacts.h"
+#include "Reporter.h"
 
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/DiagnosticInfo.h"
@@ -36,8 +36,6 @@ public:
       }
       return;
     }
-    if (L == Level::Error)
-      HadError = true;
     // The problems are all about asm, and LLVM 19 has no generic
     // diagnostic class: the inline-asm one prints the message as given.
     Twine T(Text);

@@ -96,7 +96,7 @@ void ModuleAsmRewriter::diag(void *P, klto_diag_level Level, size_t Chunk,
   Self->Ctx.Diags.report(L, Where, Msg);
 }
 
-bool ModuleAsmRewriter::finish() {
+void ModuleAsmRewriter::finish() {
   klto_buf Out = {nullptr, 0, 0};
   long Edits = klto_asm_rewriter_finish(RW, &Out);
   if (Edits < 0) {
@@ -128,7 +128,6 @@ bool ModuleAsmRewriter::finish() {
                              R.Stub + "'");
     }
   }
-  return Edits > 0;
 }
 
 } // namespace klto

@@ -31,9 +31,8 @@ public:
   void addChunk(llvm::StringRef Text, unsigned Line, int Decl,
                 unsigned long long &Counter);
 
-  /// Rewrites the module asm, creates stubs and aliases. Returns true if
-  /// anything changed.
-  bool finish();
+  /// Rewrites the module asm, creates stubs and aliases.
+  void finish();
 
 private:
   static enum klto_sym_class classify(void *Ctx, klto_str Name);

@@ -9,6 +9,7 @@
 #define KLTO_PLUGIN_NAMINGCONTEXT_H
 
 #include "Options.h"
+#include "Reporter.h"
 #include "SourceFacts.h"
 
 #include "klto/LLVMAdapter.h"

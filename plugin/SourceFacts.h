@@ -2,44 +2,17 @@
 //
 // The IR has no KBUILD_MODNAME, no macro expansion lines and no boundaries
 // between file-scope asm statements; the Clang side collects them and hands
-// them to the pass in process. Diagnostics go back the same way, so they
-// carry real file:line locations. Without Clang (opt, -fpass-plugin) the
-// pass works from the IR alone.
+// them to the pass in process (diagnostics go back through Reporter.h).
+// Without Clang (opt, -fpass-plugin) the pass works from the IR alone.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KLTO_PLUGIN_SOURCEFACTS_H
 #define KLTO_PLUGIN_SOURCEFACTS_H
 
-#include "llvm/ADT/Twine.h"
-
-#include <memory>
 #include <string>
 #include <vector>
 
-namespace llvm {
-class Function;
-class LLVMContext;
-} // namespace llvm
-
 namespace klto {
-
-/// Where a diagnostic points: a recorded declaration, else a function.
-struct Site {
-  int Decl = -1;
-  const llvm::Function *Fn = nullptr;
-};
-
-class Reporter {
-public:
-  enum class Level { Remark, Warning, Error };
-  virtual ~Reporter() = default;
-  virtual void report(Level L, Site Where, const llvm::Twine &Msg) = 0;
-  /// True once an error has been reported.
-  bool hadError() const { return HadError; }
-
-protected:
-  bool HadError = false;
-};
 
 /// A top-level declaration that may hold table entries, in source order.
 struct SourceDecl {
@@ -63,10 +36,6 @@ struct SourceFacts {
   };
   std::vector<AsmRef> InlineAsmRefs;
 };
-
-/// A reporter for runs without Clang: LLVM diagnostics and remarks.
-std::unique_ptr<Reporter> makeLLVMReporter(llvm::LLVMContext &Ctx,
-                                           std::string File, bool Verbose);
 
 } // namespace klto
 
