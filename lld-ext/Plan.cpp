@@ -10,8 +10,9 @@
 
 #include "UsedSymbols.h"
 #include "order.h"
+#include "orderfiles.h"
 #include "scriptpatch.h"
-#include "writers.h"
+#include "scripts.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"

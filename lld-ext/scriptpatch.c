@@ -8,7 +8,7 @@
  * section name or the argument of ADDR(), SIZEOF() and the like.
  *===----------------------------------------------------------------------===*/
 #include "scriptpatch.h"
-#include "writers.h"
+#include "scripts.h"
 
 #include <stdbool.h>
 #include <string.h>

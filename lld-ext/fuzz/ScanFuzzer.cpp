@@ -16,9 +16,10 @@
 //===----------------------------------------------------------------------===//
 #include "Scanner.h"
 #include "order.h"
+#include "orderfiles.h"
 #include "scriptpatch.h"
+#include "scripts.h"
 #include "sectsort.h"
-#include "writers.h"
 
 #include "llvm/Support/MemoryBufferRef.h"
 

@@ -1,27 +1,21 @@
-/*===- writers.h - the files klto's ld.lld hands to LLD and to people -----===*
+/*===- scripts.h - the linker scripts klto's ld.lld hands to LLD ---------===*
  *
- * The computed order reaches LLD as a --symbol-ordering-file (final links:
- * near-linear, and it still orders sections a user script places) and, when
- * no user script lays out the tables, as a small script with one rule per
- * table that creates the table sections and their boundary symbols.
- * Relocatable links ignore symbol ordering; sectsort.h handles them.
+ * When no user script lays out the tables, a small script with one rule
+ * per table creates the table sections and their boundary symbols; with
+ * --kmerge-sections, -r links get Linux's module.lds.S merge rules, and
+ * user scripts (scriptpatch.h) the split-section patterns.
  *===----------------------------------------------------------------------===*/
-#ifndef KLTO_LD_WRITERS_H
-#define KLTO_LD_WRITERS_H
+#ifndef KLTO_LD_SCRIPTS_H
+#define KLTO_LD_SCRIPTS_H
 
-#include "order.h"
+#include "klto/naming.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* Human-readable order: one line per entry with table, level, input, id. */
-void klto_write_order_map(FILE *out, const struct klto_order *o);
-
-/* One symbol per line, in order, for --symbol-ordering-file. */
-void klto_write_symbol_order(FILE *out, const struct klto_order *o);
 
 /* OVERWRITE_SECTIONS script for final links: every Linux initcall table
  * in level order between __initcall_start and __initcall_end with
@@ -53,4 +47,4 @@ void klto_write_merge_script(FILE *out);
 }
 #endif
 
-#endif /* KLTO_LD_WRITERS_H */
+#endif /* KLTO_LD_SCRIPTS_H */

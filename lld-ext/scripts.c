@@ -1,45 +1,11 @@
-/*===- writers.c - the files klto's ld.lld hands to LLD and to people -----===*
+/*===- scripts.c - the linker scripts klto's ld.lld hands to LLD ---------===*
  *
- * See writers.h.
+ * See scripts.h.
  *===----------------------------------------------------------------------===*/
-#include "writers.h"
+#include "scripts.h"
 
-#include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
-
-static bool same(struct klto_str a, struct klto_str b) {
-  return a.n == b.n && (a.n == 0 || memcmp(a.p, b.p, a.n) == 0);
-}
-
-void klto_write_order_map(FILE *out, const struct klto_order *o) {
-  fprintf(out, "# klto initcall order: level (or table), input, id, "
-               "section; '-' marks entries LLD cannot order\n");
-  struct klto_str table = {NULL, 0};
-  for (size_t i = 0; i < o->n; ++i) {
-    const struct klto_entry *e = o->entries[i];
-    if (e->shadowed)
-      continue;
-    if (!same(table, e->table)) {
-      table = e->table;
-      fprintf(out, "%.*s\n", (int)table.n, table.p);
-    }
-    struct klto_str what = e->level.n ? e->level : e->table;
-    fprintf(out, "  %c %-6.*s %s %.*s %.*s\n", e->orderable ? ' ' : '-',
-            (int)what.n, what.p, o->origins[e->origin],
-            e->has_id ? (int)e->id.n : 1, e->has_id ? e->id.p : "-",
-            (int)e->section.n, e->section.p);
-  }
-}
-
-void klto_write_symbol_order(FILE *out, const struct klto_order *o) {
-  for (size_t i = 0; i < o->n; ++i) {
-    const struct klto_entry *e = o->entries[i];
-    if (e->orderable) {
-      fwrite(e->symbol.p, 1, e->symbol.n, out);
-      fputc('\n', out);
-    }
-  }
-}
 
 /* Linux's INIT_CALLS: each level's start symbol comes before the level and
  * its sync variant, in klto_initcall_levels' order; "con" is a table of its
