@@ -350,17 +350,6 @@ static size_t oob_distance(long i, uintptr_t addr) {
   return addr < m->addr ? m->addr - addr : addr - (m->addr + m->size) + 1;
 }
 
-static uintptr_t fault_pc(const ucontext_t *uc) {
-#if defined(__x86_64__)
-  return (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
-#elif defined(__aarch64__)
-  return (uintptr_t)uc->uc_mcontext.pc;
-#else
-  (void)uc;
-  return 0;
-#endif
-}
-
 bool kfence_handle_page_fault(uintptr_t addr, bool is_write,
                               const ucontext_t *uc) {
   if (atomic_load_explicit(&kfence_state, memory_order_acquire) != KFENCE_READY ||
@@ -369,7 +358,7 @@ bool kfence_handle_page_fault(uintptr_t addr, bool is_write,
   bool saved = kfence_in_runtime;
   kfence_in_runtime = true;
   struct kfence_track track;
-  kfence_save_stack(&track, fault_pc(uc));
+  kfence_save_stack(&track, kfence_fault_pc(uc));
 
   struct kfence_metadata copy;
   struct kfence_report r = {.addr = addr, .is_write = is_write, .stack = &track};

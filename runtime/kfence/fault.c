@@ -68,6 +68,17 @@ static bool a64_insn_writes(uint32_t insn) {
 }
 #endif
 
+uintptr_t kfence_fault_pc(const ucontext_t *uc) {
+#if defined(__x86_64__)
+  return (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+#elif defined(__aarch64__)
+  return (uintptr_t)uc->uc_mcontext.pc;
+#else
+  (void)uc;
+  return 0;
+#endif
+}
+
 static bool fault_is_write(const ucontext_t *uc) {
 #if defined(__x86_64__)
   /* Page-fault error code: bit 1 is set for writes. */

@@ -79,7 +79,7 @@ static inline uintptr_t kfence_object_page(long index) {
   return (uintptr_t)__kfence_pool + (size_t)(2 * index + 2) * kfence_page_size;
 }
 
-/* ---- sampling ---------------------------------------------------------- */
+/* ---- sampling (sampling.c) ---------------------------------------------- */
 
 /* __kfence_countdown (kfence.h): every thread's starts at 0, so its first
  * allocation takes the slow path. */
@@ -110,8 +110,10 @@ void kfence_sample_pass_on(unsigned fired) KFENCE_HIDDEN;
 void kfence_sampling_init(void) KFENCE_HIDDEN;
 void kfence_sampling_after_fork_child(void) KFENCE_HIDDEN;
 uint64_t kfence_random(void) KFENCE_HIDDEN;
+/* gettid() without a syscall per stack; fork() resets it. */
+pid_t kfence_gettid(void) KFENCE_HIDDEN;
 
-/* ---- core ------------------------------------------------------------- */
+/* ---- the pool, objects and faults in it (core.c) ----------------------- */
 
 /*
  * UNINIT -> INITIALISING -> SAMPLING (options read, sampler armed: at program
@@ -157,14 +159,14 @@ bool kfence_snapshot_object(long i, struct kfence_metadata *out) KFENCE_HIDDEN;
 bool kfence_handle_page_fault(uintptr_t addr, bool is_write,
                               const ucontext_t *uc) KFENCE_HIDDEN;
 
-/* gettid() without a syscall per stack; fork() resets it. */
-pid_t kfence_gettid(void) KFENCE_HIDDEN;
-
 /* Thread-local recursion guard: the runtime's own allocations go to libc. */
 extern __thread bool kfence_in_runtime
     __attribute__((tls_model("initial-exec"))) KFENCE_HIDDEN;
 
-/* ---- fault handling ------------------------------------------------------ */
+/* ---- fault handling (fault.c) -------------------------------------------- */
+
+/* The faulting instruction's address, from the signal context. */
+uintptr_t kfence_fault_pc(const ucontext_t *uc) KFENCE_HIDDEN;
 
 void kfence_fault_install(void) KFENCE_HIDDEN;
 /*
@@ -181,6 +183,8 @@ void kfence_fault_recheck(void) KFENCE_HIDDEN;
 int kfence_fault_virtual_sigaction(int signum, const struct sigaction *act,
                                    struct sigaction *oldact) KFENCE_HIDDEN;
 
+/* ---- the C library behind the hooks (hooks.c) --------------------------- */
+
 /*
  * The name of the C library's free(), realloc() or malloc_usable_size() if
  * @pc is inside it, else NULL. A fault there on a KFENCE object means that
@@ -193,7 +197,7 @@ const char *kfence_libc_function_at(uintptr_t pc) KFENCE_HIDDEN;
 int kfence_libc_sigaction(int signum, const struct sigaction *act,
                           struct sigaction *oldact) KFENCE_HIDDEN;
 
-/* ---- the allocator behind the LD_PRELOAD build ---------------------------- */
+/* ---- the allocator behind the LD_PRELOAD build (preload.c) --------------- */
 
 #ifdef KFENCE_PRELOAD
 /*
@@ -216,7 +220,7 @@ extern struct kfence_libc kfence_libc KFENCE_HIDDEN;
 size_t kfence_bootstrap_size(const void *ptr) KFENCE_HIDDEN;
 #endif
 
-/* ---- reports ------------------------------------------------------------- */
+/* ---- reports (report.c) ---------------------------------------------------- */
 
 enum kfence_error_type {
   KFENCE_ERROR_OOB,

@@ -2,10 +2,18 @@
 /*
  * Stacks, symbols and the KFENCE-format reports, stats and object listing.
  *
- * Reports are printed from the SIGSEGV handler, so this file allocates
- * nothing: a report is formatted into a static buffer (one write() keeps
- * concurrent reports from interleaving) and symbols are read straight from
- * the ELF files, which also finds the static functions dladdr() cannot see.
+ * Reports are printed from the SIGSEGV handler, so this file takes no heap
+ * memory: a report is formatted into a static buffer (one write() keeps
+ * concurrent reports from interleaving). A frame is named by dladdr1()
+ * (glibc's lookup: no heap, under the loader's lock, which is recursive,
+ * so a fault raised inside the loader on the same thread does not
+ * deadlock) and, where that finds no symbol, by mapping the module's ELF
+ * file and reading its .symtab (open, mmap and munmap: system calls, no
+ * heap), which also finds the static functions dladdr() cannot see. Not
+ * async-signal-safe by POSIX's list, but safe here: the handler runs on a
+ * fault in program code that touched a KFENCE object, never inside
+ * KFENCE's own locked regions (kfence_in_runtime), and it takes no lock
+ * malloc holds.
  */
 #define _GNU_SOURCE
 #include "kfence_internal.h"
