@@ -10,10 +10,9 @@
  * deadlock) and, where that finds no symbol, by mapping the module's ELF
  * file and reading its .symtab (open, mmap and munmap: system calls, no
  * heap), which also finds the static functions dladdr() cannot see. Not
- * async-signal-safe by POSIX's list, but safe here: the handler runs on a
- * fault in program code that touched a KFENCE object, never inside
- * KFENCE's own locked regions (kfence_in_runtime), and it takes no lock
- * malloc holds.
+ * async-signal-safe by POSIX's list, but safe here: the handler reports
+ * a fault in program code that touched a KFENCE object, and neither path
+ * takes a lock malloc holds.
  */
 #define _GNU_SOURCE
 #include "kfence_internal.h"
