@@ -137,14 +137,17 @@ static bool hasEagerBitcode(llvm::ArrayRef<LinkInput> Inputs) {
   for (const LinkInput &In : Inputs) {
     if (In.Lazy)
       continue;
-    auto Buf = llvm::MemoryBuffer::getFile(In.Path, /*IsText=*/false,
-                                           /*RequiresNullTerminator=*/false);
-    if (!Buf)
+    // A few bytes per file: every link pays for this look.
+    llvm::file_magic M;
+    if (llvm::identify_magic(In.Path, M))
       continue;
-    llvm::file_magic M = llvm::identify_magic((*Buf)->getBuffer());
     if (M == llvm::file_magic::bitcode)
       return true;
     if (M != llvm::file_magic::archive || !In.WholeArchive)
+      continue;
+    auto Buf = llvm::MemoryBuffer::getFile(In.Path, /*IsText=*/false,
+                                           /*RequiresNullTerminator=*/false);
+    if (!Buf)
       continue;
     auto Ar = llvm::object::Archive::create((*Buf)->getMemBufferRef());
     if (!Ar) {
