@@ -158,7 +158,9 @@ bool Planner::scan() {
     Files.push_back({First ? In.Path : std::string(), In.WholeArchive});
   }
   std::vector<std::string> Failed = P.S->scanFiles(Files);
-  if (!Failed.empty()) {
+  // Symversions need only the thin-archive member list: what the scan
+  // could not read is LLD's to report.
+  if (!Failed.empty() && Order) {
     // LLD's message about the file comes first; klto's only if LLD can
     // link it all the same.
     for (const std::string &Msg : Failed)
