@@ -373,9 +373,14 @@ bool Planner::symversions() {
 
 /// A -r link's bitcode keeps every symbol visible, and a shared object
 /// (or --export-dynamic) every exported one: only other final links run
-/// the risk the list exists for.
+/// the risk the list exists for. The list needs a look at every input, so
+/// it is part of the links klto reads anyway (--kinit-order, where the
+/// scan tells whether bitcode is there, and --ksymversions) or asked for
+/// by name: a link without klto's options reads nothing LLD does not.
 bool Planner::usedSymbols() {
-  if (!K.UsedSymbols || L.Relocatable || L.ExportsAll)
+  bool Asked = !K.UsedSymbolFiles.empty() || !K.UsedSymbolNames.empty();
+  if (!K.UsedSymbols || L.Relocatable || L.ExportsAll || (!P.S && !Asked) ||
+      (P.S && P.ScanError.empty() && !P.S->SawEagerBitcode))
     return true;
   auto Names = usedSymbolList(K);
   if (!Names)

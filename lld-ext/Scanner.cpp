@@ -106,6 +106,7 @@ void Scanner::merge(std::unique_ptr<Scanner> PartPtr) {
     E->origin += Base;
     Entries.push_back(E);
   }
+  SawEagerBitcode |= Part.SawEagerBitcode;
   ThinMembers.insert(ThinMembers.end(), Part.ThinMembers.begin(),
                      Part.ThinMembers.end());
   FilesScanned += Part.FilesScanned;
@@ -526,6 +527,7 @@ void Scanner::scanAsmText(StringRef Asm, StringRef Triple, unsigned Input) {
 }
 
 Error Scanner::scanBitcode(llvm::MemoryBufferRef Buf, const Unit &U) {
+  SawEagerBitcode |= !U.Lazy;
   StringRef Name = Buf.getBufferIdentifier();
   auto ModsOrErr = llvm::getBitcodeModuleList(Buf);
   if (!ModsOrErr)

@@ -68,6 +68,9 @@ public:
   std::vector<klto_entry *> Entries;
   /// Stable C strings the entries' `origin` indexes into.
   std::vector<const char *> Origins;
+  /// Whether a bitcode file that is not an archive member LLD may leave
+  /// out was seen: LTO will run.
+  bool SawEagerBitcode = false;
   /// Paths of thin-archive members, which have files of their own.
   std::vector<std::string> ThinMembers;
   unsigned FilesScanned = 0, MembersScanned = 0;
