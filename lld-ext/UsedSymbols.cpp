@@ -182,7 +182,7 @@ static bool isEagerBitcode(const LinkInput &In) {
 
 /// Whether a bitcode file is sure to be loaded: otherwise nothing is kept,
 /// and no input is read further. The files are looked at on LLVM's thread
-/// pool: a link of 2,000 objects spent 6 ms here on one thread.
+/// pool.
 static bool hasEagerBitcode(llvm::ArrayRef<LinkInput> Inputs) {
   std::atomic<bool> Found{false};
   llvm::parallelFor(0, Inputs.size(), [&](size_t I) {
