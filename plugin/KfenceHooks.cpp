@@ -6,7 +6,9 @@
 // recognise them. Replacing the declaration's uses (not just direct calls)
 // also catches function pointers such as `void *(*alloc)(size_t) = malloc`.
 // The runtime library is requested through llvm.dependent-libraries, which
-// LLD honours: the program needs -L<dir of libkfence.a>, not -lkfence.
+// LLD honours, as the path of the libkfence.a installed beside the plugin:
+// -fuse-ld=lld alone links it. Other linkers ignore the entry; a reference
+// to KFENCE_RUNTIME_MARKER makes them fail with a message saying what to add.
 //
 //===----------------------------------------------------------------------===//
 #include "KfenceHooks.h"
@@ -19,7 +21,14 @@
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
+
+#include "kfence.h"
+
+#include <dlfcn.h>
 
 using namespace llvm;
 
@@ -28,7 +37,43 @@ namespace klto {
 /// Named as a file, not as "kfence": LLD looks a bare name up as -lkfence,
 /// which prefers libkfence.so, the LD_PRELOAD build that replaces malloc for
 /// the whole process. The archive holds only the hooks.
-static const char *const RuntimeLibrary = "libkfence.a";
+static const char *const RuntimeFile = "libkfence.a";
+
+/// The libkfence.a beside this plugin (the build tree's lib/, or the
+/// installed lib/klto/), which LLD opens as a path; the bare file name, for
+/// LLD's -L search, if there is none.
+static const std::string &runtimeLibrary() {
+  static const std::string Path = [] {
+    Dl_info Info;
+    if (dladdr(reinterpret_cast<void *>(&redirectAllocations), &Info) &&
+        Info.dli_fname) {
+      SmallString<256> P(sys::path::parent_path(Info.dli_fname));
+      sys::path::append(P, RuntimeFile);
+      if (sys::fs::make_absolute(P) || !sys::fs::exists(P))
+        return std::string(RuntimeFile);
+      return std::string(P);
+    }
+    return std::string(RuntimeFile);
+  }();
+  return Path;
+}
+
+/// Keeps a reference to KFENCE_RUNTIME_MARKER in the object, retained
+/// through --gc-sections (8 bytes per module).
+static void referenceRuntimeMarker(Module &M) {
+  LLVMContext &C = M.getContext();
+  if (M.getNamedValue(KFENCE_RUNTIME_MARKER))
+    return;
+  Type *I8 = Type::getInt8Ty(C);
+  auto *Marker = new GlobalVariable(M, I8, /*isConstant=*/true,
+                                    GlobalValue::ExternalLinkage, nullptr,
+                                    KFENCE_RUNTIME_MARKER);
+  auto *Ref = new GlobalVariable(M, Marker->getType(), /*isConstant=*/true,
+                                 GlobalValue::PrivateLinkage, Marker,
+                                 "klto.kfence.runtime");
+  // llvm.used, not llvm.compiler.used: ELF gives it SHF_GNU_RETAIN.
+  appendToUsed(M, {Ref});
+}
 
 /// The runtime's list: each has a __kfence_ hook of the same signature.
 static const char *const LibcAllocators[] = {
@@ -227,14 +272,15 @@ void redirectAllocations(NamingContext &Ctx) {
   }
   if (!Changed)
     return;
+  referenceRuntimeMarker(M);
   LLVMContext &C = M.getContext();
   NamedMDNode *Libs = M.getOrInsertNamedMetadata("llvm.dependent-libraries");
   for (const MDNode *N : Libs->operands())
     if (N->getNumOperands() == 1)
       if (auto *S = dyn_cast<MDString>(N->getOperand(0)))
-        if (S->getString() == RuntimeLibrary)
+        if (S->getString() == runtimeLibrary())
           return;
-  Libs->addOperand(MDNode::get(C, MDString::get(C, RuntimeLibrary)));
+  Libs->addOperand(MDNode::get(C, MDString::get(C, runtimeLibrary())));
 }
 
 } // namespace klto

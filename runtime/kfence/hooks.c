@@ -34,6 +34,11 @@
 
 #define CALLER __builtin_return_address(0)
 
+#ifndef KFENCE_PRELOAD
+/* What a program built with the plugin's redirection references. */
+const char kfence_runtime_marker __asm__(KFENCE_RUNTIME_MARKER) = 0;
+#endif
+
 int kfence_libc_sigaction(int signum, const struct sigaction *act,
                           struct sigaction *oldact) {
   return LIBC(sigaction)(signum, act, oldact);

@@ -1,19 +1,28 @@
 // The plugin redirects an ordinary program's malloc family to the runtime
-// and names libkfence.a for LLD, so the program links with only -L and
-// catches its use-after-free. Built without the plugin it reports nothing.
+// and names, for LLD, the libkfence.a beside the plugin by its path, so the
+// program links with no -L and catches its use-after-free. Built without the
+// plugin it reports nothing.
 // RUN: %clang -g -O1 -fplugin=%plugin -fplugin-arg-klto-kfence --ld-path=%stock_ld \
-// RUN:   -L%klto_libdir %s -o %t.klto
+// RUN:   %s -o %t.klto
 // RUN: env KFENCE_OPTIONS=sample_rate=1 %t.klto 2>&1 | FileCheck %s
 // RUN: %clang -g -O1 --ld-path=%stock_ld %s -o %t.plain
 // RUN: env KFENCE_OPTIONS=sample_rate=1 %t.plain 2>&1 | FileCheck %s --check-prefix=PLAIN
 // RUN: llvm-nm %t.klto | FileCheck %s --check-prefix=SYMS
+// GNU ld ignores the dependent-library entry; the link fails, and the
+// undefined reference's name says what to do.
+// RUN: not %clang -g -O1 -fplugin=%plugin -fplugin-arg-klto-kfence -fuse-ld=bfd \
+// RUN:   %s -o %t.bfd 2>&1 | FileCheck %s --check-prefix=BFD
+// BFD: undefined reference to `klto: the KFENCE runtime is missing from this link: link with -fuse-ld=lld, or add klto's libkfence.a'
+// RUN: %clang -g -O1 -fplugin=%plugin -fplugin-arg-klto-kfence -fuse-ld=bfd \
+// RUN:   %s %klto_libdir/libkfence.a -lpthread -o %t.bfd
+// RUN: env KFENCE_OPTIONS=sample_rate=1 %t.bfd 2>&1 | FileCheck %s
 // Under full and thin LTO the hooks and libkfence.a's name travel in the
 // bitcode, and LLD still finds the runtime.
 // RUN: %clang -g -O1 -flto -fplugin=%plugin -fplugin-arg-klto-kfence --ld-path=%stock_ld \
-// RUN:   -L%klto_libdir %s -o %t.full
+// RUN:   %s -o %t.full
 // RUN: env KFENCE_OPTIONS=sample_rate=1 %t.full 2>&1 | FileCheck %s
 // RUN: %clang -g -O1 -flto=thin -fplugin=%plugin -fplugin-arg-klto-kfence --ld-path=%stock_ld \
-// RUN:   -L%klto_libdir %s -o %t.thin
+// RUN:   %s -o %t.thin
 // RUN: env KFENCE_OPTIONS=sample_rate=1 %t.thin 2>&1 | FileCheck %s
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,11 +1,12 @@
 // With -fplugin-arg-klto-kfence every use of the malloc family (calls and
 // function pointers alike) goes to the runtime's __kfence_* hooks, and the
-// module asks the linker for libkfence; without it nothing changes. Direct
+// module asks the linker for the libkfence.a beside the plugin, by its
+// path; without it nothing changes. Direct
 // calls of malloc and free get their fast path inline instead: a
 // thread-local countdown (malloc) or a compare against the pool's start
 // (free) picks between the C library's function and the runtime's slow path.
 // RUN: %clang -O0 -S -emit-llvm -fplugin=%plugin -fplugin-arg-klto-kfence \
-// RUN:   -fplugin-arg-klto-kfence-alloc=my_alloc,my_release:free %s -o - | FileCheck %s
+// RUN:   -fplugin-arg-klto-kfence-alloc=my_alloc,my_release:free %s -o - | FileCheck %s -DLIBDIR=%klto_libdir
 // RUN: %clang -O0 -S -emit-llvm -fplugin=%plugin %s -o - | FileCheck %s --check-prefix=OFF
 // The malloc test is a borrow, so that x86 needs one read-modify-write and
 // a fused branch for it.
@@ -41,6 +42,11 @@ int main(void) {
 // CHECK: @allocator = {{.*}}global ptr @__kfence_malloc
 // CHECK: @__kfence_countdown = external dso_local thread_local(localexec) global i32
 // CHECK: @__kfence_free_threshold = external dso_local global i64
+// A reference that only libkfence.a resolves, for linkers that ignore
+// dependent libraries.
+// CHECK: @"klto: the KFENCE runtime is missing from this link: link with -fuse-ld=lld, or add klto's libkfence.a" = external constant i8
+// CHECK: @klto.kfence.runtime = private constant ptr @"klto: the KFENCE runtime
+// CHECK: @llvm.used = appending global [1 x ptr] [ptr @klto.kfence.runtime]
 // EXE: @__kfence_countdown = external dso_local thread_local(localexec) global i32
 // EXE: @__kfence_free_threshold = external dso_local global i64
 // DSO: @__kfence_countdown = external thread_local(initialexec) global i32
@@ -71,7 +77,7 @@ int main(void) {
 // CHECK-NEXT: call void @__kfence_free(
 // CHECK-NOT: call {{.*}}@malloc(
 // CHECK: !llvm.dependent-libraries = !{![[LIB:[0-9]+]]}
-// CHECK: ![[LIB]] = !{!"libkfence.a"}
+// CHECK: ![[LIB]] = !{!"[[LIBDIR]]/libkfence.a"}
 // CHECK: ![[UNLIKELY]] = !{!"branch_weights", i32 1, i32 {{[0-9]+}}}
 // ASM-LABEL: main:
 // ASM: subl $1, %fs:__kfence_countdown@TPOFF

@@ -21,6 +21,16 @@ extern "C" {
 #endif
 
 /*
+ * Every object the klto plugin redirects references this symbol, which only
+ * libkfence.a defines: LLD fetches the archive through the object's
+ * dependent-library entry, and a linker that ignores those entries (GNU ld,
+ * gold) fails with an undefined reference whose name says what to add.
+ */
+#define KFENCE_RUNTIME_MARKER                                                  \
+  "klto: the KFENCE runtime is missing from this link: link with "             \
+  "-fuse-ld=lld, or add klto's libkfence.a"
+
+/*
  * The pool, published once by initialisation and never moved. The size is 0
  * until then (and stays 0 when KFENCE is disabled), so is_kfence_address()
  * needs no "initialised?" test of its own.
