@@ -2,26 +2,38 @@
 # run.sh - builds the demo "kernel" every way and shows what LTO breaks and
 # what klto fixes.
 #
-#   examples/demo/run.sh <build-dir>
+#   examples/demo/run.sh <build-dir | install-prefix>
+#
+# <build-dir> is klto's CMake build tree; <install-prefix> is where klto was
+# installed (`cmake --install`, or /usr for the Debian package): the demo
+# then uses only the installed plugin and linker from <prefix>/lib/klto.
 #
 # For both entry styles Linux uses (function-pointer variables, and PREL32
 # offsets emitted by file-scope asm) the demo is built without LTO (the
 # reference), with -flto and with -flto=thin, each without and with klto's
-# plugin; when <build-dir>/bin/ld.lld exists, also with LTO partitions and
+# plugin; when klto's ld.lld is there, also with LTO partitions and
 # a mix of LTO and non-LTO objects, linked by stock ld.lld and by klto's
 # ld.lld --kinit-order. Every run's output is compared with the reference.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-build=$(cd "${1:?usage: $0 <build-dir>}" && pwd)
+tree=$(cd "${1:?usage: $0 <build-dir | install-prefix>}" && pwd)
 llvm=/usr/lib/llvm-19/bin
-plugin=$build/lib/kltoplugin.so
-klto_ld=$build/bin/ld.lld
-work=$build/demo
-mkdir -p "$work"
+installed=$(ls "$tree"/lib/klto/kltoplugin.so "$tree"/lib/*/klto/kltoplugin.so 2>/dev/null | head -n 1)
+if [ -n "$installed" ]; then
+  plugin=$installed
+  klto_ld=$(dirname "$installed")/ld.lld
+  work=$(mktemp -d "${TMPDIR:-/tmp}/klto-demo.XXXXXX")
+  trap 'rm -rf "$work"' EXIT
+else
+  plugin=$tree/lib/kltoplugin.so
+  klto_ld=$tree/bin/ld.lld
+  work=$tree/demo
+  mkdir -p "$work"
+fi
 cd "$here"
 
 srcs="kernel/main.c kernel/sched.c drivers/pci.c drivers/tty.c drivers/virtio.c fs/super.c net/core.c"
-[ -f "$plugin" ] || { echo "run.sh: $plugin not built; run: ninja -C $build" >&2; exit 1; }
+[ -f "$plugin" ] || { echo "run.sh: no kltoplugin.so in $tree: build it (ninja -C $tree) or give the prefix klto was installed to" >&2; exit 1; }
 failures=0
 
 # build <out> <linker> <cflags...>: compiles every file to an object (not

@@ -1,0 +1,89 @@
+#!/bin/bash
+# check.sh - checks an installed klto from its installed files alone: the
+# tree `cmake --install` writes, or /usr after `dpkg -i` of the Debian
+# package (.ci/run). Used by test/install.test and by CI.
+#
+#   test/install/check.sh <prefix> [<work-dir>]
+#
+# Builds and runs the demo and the example project (examples/project) with
+# its Makefile, its CMakeLists.txt (find_package(klto)) and klto.cfg, with
+# nothing but the compiler and the installed paths: no -L, no path into a
+# build tree. Prints "PASS: <what>" or "FAIL: <what>: <why>" per check, the
+# demo's output to <work-dir>/demo.out, and exits non-zero if any failed.
+set -u
+prefix=$(cd "${1:?usage: $0 <prefix> [<work-dir>]}" && pwd)
+work=${2:-$(mktemp -d "${TMPDIR:-/tmp}/klto-check.XXXXXX")}
+mkdir -p "$work"
+clang=clang-19
+failed=0
+
+pass() { echo "PASS: $1"; }
+fail() { echo "FAIL: $1: $2"; failed=1; }
+
+pkglib=$(dirname "$(ls "$prefix"/lib/klto/kltoplugin.so "$prefix"/lib/*/klto/kltoplugin.so 2>/dev/null | head -n 1)")
+examples=$prefix/share/doc/klto/examples
+[ -f "$pkglib/kltoplugin.so" ] || { fail layout "no lib/klto/kltoplugin.so under $prefix"; exit 1; }
+pass "layout: plugin, runtime and linker in ${pkglib#$prefix/}"
+
+# Nothing of the system is shadowed: klto's linker is on PATH only under its
+# own name.
+if [ -e "$prefix/bin/ld.lld" ] || [ -e "$prefix/bin/ld" ]; then
+  fail layout "$prefix/bin has an ld.lld or ld"
+elif ! "$prefix/bin/klto-ld.lld" --version | grep -q "^klto's ld.lld"; then
+  fail klto-ld.lld "$prefix/bin/klto-ld.lld --version does not name klto"
+else
+  pass "bin/klto-ld.lld is klto's linker; bin/ shadows no ld"
+fi
+
+# The demo: every build with klto must behave like the no-LTO reference.
+"$examples/demo/run.sh" "$prefix" >"$work/demo.out" 2>&1
+klto_runs=$(grep -cE '^  .*(klto plugin|klto ld) ' "$work/demo.out")
+klto_ok=$(grep -E '^  .*(klto plugin|klto ld) ' "$work/demo.out" | grep -c ' ok: ')
+if [ "$klto_runs" -gt 0 ] && [ "$klto_runs" = "$klto_ok" ]; then
+  pass "demo: $klto_ok of $klto_runs builds with klto same as the reference"
+else
+  fail demo "$klto_ok of $klto_runs builds with klto same as the reference (see $work/demo.out)"
+fi
+
+# The example project: the reference order is a plain build's, without LTO.
+cp -r "$examples/project" "$work/ref"
+(cd "$work/ref" && $clang -O2 main.c net.c storage.c -o inits) || fail reference "plain build failed"
+"$work/ref/inits" >"$work/expected"
+
+# check_project <label> <dir>: the dir holds inits and use-after-free.
+check_project() {
+  local label=$1 dir=$2
+  if [ ! -x "$dir/inits" ] || [ ! -x "$dir/use-after-free" ]; then
+    fail "$label" "did not build (see $work/$label.log)"
+    return
+  fi
+  if ! "$dir/inits" | cmp -s - "$work/expected"; then
+    fail "$label" "inits runs its table in another order than the no-LTO build"
+  elif ! KFENCE_OPTIONS=sample_rate=1 "$dir/use-after-free" 2>&1 |
+         grep -q '^BUG: KFENCE: use-after-free write in touch'; then
+    fail "$label" "use-after-free was not reported by KFENCE"
+  else
+    pass "$label: table in link order under LTO, KFENCE report"
+  fi
+}
+
+cp -r "$examples/project" "$work/make"
+make -C "$work/make" KLTO="$pkglib" >"$work/make.log" 2>&1
+check_project make "$work/make"
+
+cp -r "$examples/project" "$work/cmake-src"
+cmake -S "$work/cmake-src" -B "$work/cmake" -DCMAKE_C_COMPILER=$clang \
+  -DCMAKE_PREFIX_PATH="$prefix" >"$work/cmake.log" 2>&1 &&
+  cmake --build "$work/cmake" >>"$work/cmake.log" 2>&1
+check_project cmake "$work/cmake"
+
+# klto.cfg: one --config gives the plugin and the linker.
+cp -r "$examples/project" "$work/cfg"
+(cd "$work/cfg" &&
+ $clang --config="$pkglib/klto.cfg" -O2 -flto -fplugin-arg-klto-table=inits \
+   -Wl,--kinit-order,--kinit-table=inits main.c net.c storage.c -o inits &&
+ $clang --config="$pkglib/klto.cfg" -g -O2 -flto -fplugin-arg-klto-kfence \
+   use-after-free.c -o use-after-free) >"$work/cfg.log" 2>&1
+check_project klto.cfg "$work/cfg"
+
+exit $failed
