@@ -26,9 +26,15 @@ examples=$prefix/share/doc/klto/examples
 pass "layout: plugin, runtime and linker in ${pkglib#$prefix/}"
 
 # Nothing of the system is shadowed: klto's linker is on PATH only under its
-# own name.
-if [ -e "$prefix/bin/ld.lld" ] || [ -e "$prefix/bin/ld" ]; then
-  fail layout "$prefix/bin has an ld.lld or ld"
+# own name (in /usr/bin, ld and ld.lld are binutils' and LLD's).
+shadowing=
+for ld in ld ld.lld; do
+  if [ -x "$prefix/bin/$ld" ] && "$prefix/bin/$ld" --version 2>/dev/null | grep -q "^klto's ld.lld"; then
+    shadowing="$shadowing $ld"
+  fi
+done
+if [ -n "$shadowing" ]; then
+  fail layout "klto's linker is installed as$shadowing in $prefix/bin"
 elif ! "$prefix/bin/klto-ld.lld" --version | grep -q "^klto's ld.lld"; then
   fail klto-ld.lld "$prefix/bin/klto-ld.lld --version does not name klto"
 else
