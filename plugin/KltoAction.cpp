@@ -14,6 +14,7 @@
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendPluginRegistry.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace clang;
 
@@ -35,6 +36,8 @@ protected:
       }
     }
     Opts.finish();
+    if (Opts.ShowHelp)
+      llvm::outs() << Options::help();
     return true;
   }
 

@@ -51,6 +51,10 @@ static void *field(Options &O, size_t I) {
 
 bool Options::parse(const std::string &ArgStr, std::string &Error) {
   StringRef Arg(ArgStr);
+  if (Arg == "help") {
+    ShowHelp = true;
+    return true;
+  }
   auto [Name, Value] = Arg.split('=');
   bool HasValue = Arg.contains('=');
   for (size_t I = 0; I < std::size(OptionTable); ++I) {
@@ -90,16 +94,34 @@ void Options::finish() {
   Kfence |= KfenceCxx;
 }
 
+static std::string spelling(const OptionInfo &O) {
+  return O.K == Kind::Flag    ? std::string("[no-]") + O.Name
+         : O.K == Kind::Value ? std::string(O.Name) + "=" + O.MetaVar
+                              : std::string(O.Name) + "=" + O.MetaVar + "[,...]";
+}
+
 std::string Options::usage() {
   std::string U = "klto options (-fplugin-arg-klto-<option>):";
-  for (const OptionInfo &O : OptionTable) {
-    U += U.back() == ':' ? " " : ", ";
-    U += O.K == Kind::Flag ? std::string("[no-]") + O.Name
-         : O.K == Kind::Value
-             ? std::string(O.Name) + "=" + O.MetaVar
-             : std::string(O.Name) + "=" + O.MetaVar + "[,...]";
-  }
-  return U;
+  for (const OptionInfo &O : OptionTable)
+    U += (U.back() == ':' ? " " : ", ") + spelling(O);
+  return U + ", help";
+}
+
+std::string Options::help() {
+  std::string H = "klto plugin options, each given as "
+                  "-fplugin-arg-klto-<option>:\n";
+  auto Line = [&H](const std::string &Spelling, const std::string &Text) {
+    H += "  " + Spelling;
+    H += std::string(Spelling.size() < 38 ? 38 - Spelling.size() : 1, ' ');
+    H += Text + "\n";
+  };
+  for (const OptionInfo &O : OptionTable)
+    Line(spelling(O), O.K == Kind::Flag
+                          ? std::string(O.Help) +
+                                (O.Default ? " (default on)" : " (default off)")
+                          : O.Help);
+  Line("help", "print this list; the compile goes on");
+  return H;
 }
 
 // opt and -fpass-plugin: a flag on by default is turned off with

@@ -20,6 +20,9 @@ struct Options {
   std::vector<std::string> Field;
 #include "Options.def"
 
+  /// -fplugin-arg-klto-help was given: the front end prints help().
+  bool ShowHelp = false;
+
   /// Parses one "-fplugin-arg-klto-" argument; on failure returns false and
   /// sets Error.
   bool parse(const std::string &Arg, std::string &Error);
@@ -29,6 +32,9 @@ struct Options {
 
   /// The option list, for error messages and --help style output.
   static std::string usage();
+
+  /// Every option with its meaning, one per line.
+  static std::string help();
 };
 
 /// The options given on the command line of opt or through -mllvm.

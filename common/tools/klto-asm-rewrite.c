@@ -6,6 +6,7 @@
  *   klto-asm-rewrite [-t triple] [-m modname] [-T table] [-n]
  *                    [-f local_fn] [-F global_fn] [-d local_data]
  *                    [-D global_data] [-c chunk_line]... < input.s
+ *   klto-asm-rewrite --help | --version
  *
  * Each -c splits the input at the next line that is exactly "#chunk" and
  * gives the chunk its source line. Prints the rewritten asm on stdout and
@@ -14,10 +15,10 @@
  *===----------------------------------------------------------------------===*/
 #include "klto/asmrewrite.h"
 
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define MAX_NAMES 64
 
@@ -90,7 +91,28 @@ static int add(struct names *s, const char *v) {
   return 0;
 }
 
+static const char usage[] =
+    "usage: klto-asm-rewrite [options] < input.s\n"
+    "Rewrites module asm as klto's plugin would: the asm on stdout, what was\n"
+    "done (entries, stubs, renamed labels, diagnostics) on stderr.\n"
+    "  -t <triple>   target (default x86_64-linux-gnu)\n"
+    "  -m <modname>  module name for entry ids (default kmod_test)\n"
+    "  -T <section>  one more table besides Linux's initcall tables\n"
+    "  -n            no stubs: leave references to statics as they are\n"
+    "  -f <name>     a static function of the translation unit\n"
+    "  -F <name>     a global function\n"
+    "  -d <name>     static data\n"
+    "  -D <name>     global data\n"
+    "  -c <line>     split the input at the next \"#chunk\" line; the chunk\n"
+    "                starts at source line <line> (repeatable)\n"
+    "  --help        print this and exit\n"
+    "  --version     print the version and exit\n";
+
 int main(int argc, char **argv) {
+  static const struct option long_options[] = {
+      {"help", no_argument, NULL, 'h'},
+      {"version", no_argument, NULL, 'V'},
+      {NULL, 0, NULL, 0}};
   struct ctx c = {0};
   const char *triple = "x86_64-linux-gnu", *modname = "kmod_test";
   const char *tables[MAX_NAMES];
@@ -98,13 +120,19 @@ int main(int argc, char **argv) {
   size_t n_tables = 0, n_lines = 0;
   bool stubs = true;
   int opt, bad = 0;
-  while ((opt = getopt(argc, argv, "t:m:T:nf:F:d:D:c:")) != -1) {
+  while ((opt = getopt_long(argc, argv, "t:m:T:nf:F:d:D:c:", long_options,
+                            NULL)) != -1) {
     switch (opt) {
+    case 'h': fputs(usage, stdout); return 0;
+    case 'V': printf("klto-asm-rewrite (klto %s)\n", KLTO_VERSION); return 0;
     case 't': triple = optarg; break;
     case 'm': modname = optarg; break;
     case 'T':
-      if (n_tables < MAX_NAMES)
-        tables[n_tables++] = optarg;
+      if (n_tables == MAX_NAMES) {
+        fprintf(stderr, "klto-asm-rewrite: at most %d tables (-T)\n", MAX_NAMES);
+        return 2;
+      }
+      tables[n_tables++] = optarg;
       break;
     case 'n': stubs = false; break;
     case 'f': bad |= add(&c.local_fn, optarg); break;
@@ -112,16 +140,17 @@ int main(int argc, char **argv) {
     case 'd': bad |= add(&c.local_data, optarg); break;
     case 'D': bad |= add(&c.global_data, optarg); break;
     case 'c':
-      if (n_lines < MAX_NAMES)
-        lines[n_lines++] = strtoull(optarg, NULL, 10);
+      if (n_lines == MAX_NAMES) {
+        fprintf(stderr, "klto-asm-rewrite: at most %d chunks (-c)\n", MAX_NAMES);
+        return 2;
+      }
+      lines[n_lines++] = strtoull(optarg, NULL, 10);
       break;
     default: bad = 1;
     }
   }
   if (bad || optind != argc) {
-    fprintf(stderr, "usage: %s [-t triple] [-m modname] [-T table] [-n] "
-                    "[-f|-F|-d|-D name] [-c line]... < input.s\n",
-            argv[0]);
+    fputs(usage, stderr);
     return 2;
   }
 

@@ -41,6 +41,12 @@ else
   pass "bin/klto-ld.lld is klto's linker; bin/ shadows no ld"
 fi
 
+if MANPATH=$prefix/share/man man -w klto-ld.lld klto-plugin klto-kfence >/dev/null 2>&1; then
+  pass "man finds klto-ld.lld(1), klto-plugin(7), klto-kfence(7)"
+else
+  fail man "man -w finds no klto page under $prefix/share/man"
+fi
+
 # The demo: every build with klto must behave like the no-LTO reference.
 "$examples/demo/run.sh" "$prefix" >"$work/demo.out" 2>&1
 klto_runs=$(grep -cE '^  .*(klto plugin|klto ld) ' "$work/demo.out")

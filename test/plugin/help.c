@@ -1,0 +1,17 @@
+// -fplugin-arg-klto-help prints every option with its meaning on stdout,
+// and the compile goes on as without it.
+// RUN: rm -f %t.o
+// RUN: %clang -c -fplugin=%plugin -fplugin-arg-klto-help %s -o %t.o | FileCheck %s
+// RUN: llvm-nm %t.o | FileCheck %s --check-prefix=OBJ
+// CHECK:      klto plugin options, each given as -fplugin-arg-klto-<option>:
+// CHECK-NEXT:   modname=<name> module name for entry ids
+// CHECK-NEXT:   table=<section>[,...] tables beyond Linux's
+// CHECK-NEXT:   [no-]stubs point asm references to statics at stubs and aliases (default on)
+// CHECK-NEXT:   [no-]keep-asm-refs keep symbols that only inline asm names alive under LTO (default on)
+// CHECK-NEXT:   [no-]verbose print every action to stderr (default off)
+// CHECK-NEXT:   [no-]kfence redirect allocation calls to the KFENCE runtime (default off)
+// CHECK-NEXT:   [no-]kfence-cxx with kfence (implied), C++ operator new and delete too (default off)
+// CHECK-NEXT:   kfence-alloc=<fn>[:<libc fn>][,...] project allocators to redirect
+// CHECK-NEXT:   help print this list; the compile goes on
+// OBJ: T main
+int main(void) { return 0; }
