@@ -264,7 +264,9 @@ void kfence_report_error(const struct kfence_report *r) {
   case KFENCE_ERROR_OOB: {
     const struct kfence_metadata *m = r->meta;
     bool left = r->addr < m->addr;
-    size_t distance = left ? m->addr - r->addr : r->addr - (m->addr + m->size) + 1;
+    /* The kernel's measure (mm/kfence/report.c), GWP-ASan's too: right of
+     * the object counts from its start, so p[32] of 32 bytes is "32B right". */
+    size_t distance = left ? m->addr - r->addr : r->addr - m->addr;
     out_printf(&o, "BUG: KFENCE: out-of-bounds %s in %s\n\n", access, in);
     out_printf(&o, "Out-of-bounds %s at 0x%lx (%zuB %s of kfence-#%ld):\n",
                access, (unsigned long)r->addr, distance, left ? "left" : "right",

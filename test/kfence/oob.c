@@ -54,13 +54,13 @@ int main(int argc, char **argv) {
 // WRITE-LEFT: {{^}}kfence-#0 [0x[[#%x,ADDR+3]]-0x[[#%x,ADDR+34]], size=32, cache=malloc] allocated by task [[PID]]:
 // READ-RIGHT-NEXT: BUG: KFENCE: out-of-bounds read in read_right+0x{{[0-9a-f]+}}/0x{{[0-9a-f]+}}
 // READ-RIGHT-EMPTY:
-// READ-RIGHT-NEXT: Out-of-bounds read at 0x[[#%x,ADDR:]] (1B right of kfence-#0):
+// READ-RIGHT-NEXT: Out-of-bounds read at 0x[[#%x,ADDR:]] (32B right of kfence-#0):
 // READ-RIGHT-NEXT: {{^}} read_right+0x{{[0-9a-f]+}}/0x{{[0-9a-f]+}}
 // READ-RIGHT-NEXT: {{^}} main+0x{{[0-9a-f]+}}/0x{{[0-9a-f]+}}
 // READ-RIGHT: {{^}}kfence-#0 [0x[[#%x,ADDR-32]]-0x[[#%x,ADDR-1]], size=32, cache=malloc] allocated by task [[PID]]:
 // WRITE-RIGHT-NEXT: BUG: KFENCE: out-of-bounds write in write_right+0x{{[0-9a-f]+}}/0x{{[0-9a-f]+}}
 // WRITE-RIGHT-EMPTY:
-// WRITE-RIGHT-NEXT: Out-of-bounds write at 0x[[#%x,ADDR:]] (2B right of kfence-#0):
+// WRITE-RIGHT-NEXT: Out-of-bounds write at 0x[[#%x,ADDR:]] (33B right of kfence-#0):
 // WRITE-RIGHT-NEXT: {{^}} write_right+0x{{[0-9a-f]+}}/0x{{[0-9a-f]+}}
 // WRITE-RIGHT-NEXT: {{^}} main+0x{{[0-9a-f]+}}/0x{{[0-9a-f]+}}
 // WRITE-RIGHT: {{^}}kfence-#0 [0x[[#%x,ADDR-33]]-0x[[#%x,ADDR-2]], size=32, cache=malloc] allocated by task [[PID]]:
