@@ -38,6 +38,11 @@ __thread bool kfence_in_runtime __attribute__((tls_model("initial-exec")));
 static pthread_mutex_t kfence_pool_lock = PTHREAD_MUTEX_INITIALIZER;
 #define NO_OBJECT UINT32_MAX
 static unsigned freelist_head = NO_OBJECT, freelist_tail = NO_OBJECT;
+/* Objects on the freelist. Written under kfence_pool_lock, read without it
+ * so that a sampled allocation finding the pool full costs one load, not a
+ * stack trace, a sigaction() call and the lock: a loop at sample_rate=1
+ * with the pool full made 358,120 rt_sigaction calls without this check. */
+static atomic_uint nr_free_objects;
 /* Guard pages a report left accessible; closed again by the next allocation
  * of a neighbouring object. One byte per pool page. */
 static uint8_t *guard_open;
@@ -99,6 +104,7 @@ static void freelist_remove(unsigned i) {
   else
     freelist_tail = m->prev;
   m->on_freelist = false;
+  atomic_fetch_sub_explicit(&nr_free_objects, 1, memory_order_relaxed);
 }
 
 /* Tail insertion: the least recently freed object is reused first, which
@@ -113,6 +119,7 @@ static void freelist_append(unsigned i) {
     freelist_head = i;
   freelist_tail = i;
   m->on_freelist = true;
+  atomic_fetch_add_explicit(&nr_free_objects, 1, memory_order_relaxed);
 }
 
 static bool set_protection(uintptr_t page, bool accessible) {
@@ -140,6 +147,10 @@ static size_t default_alignment(size_t size) {
 
 static void *guarded_alloc(size_t size, size_t align, bool zero,
                            const void *caller) {
+  if (!atomic_load_explicit(&nr_free_objects, memory_order_relaxed)) {
+    atomic_fetch_add_explicit(&stat_skipped_capacity, 1, memory_order_relaxed);
+    return NULL;
+  }
   struct kfence_track track;
   kfence_save_stack(&track, (uintptr_t)caller);
   kfence_fault_recheck();

@@ -2,9 +2,15 @@
 // reused least recently freed first.
 // RUN: %clang -g -O0 %s -I%kfence_include -I%S/Inputs %klto_libdir/libkfence.a -lpthread -o %t
 // RUN: env KFENCE_OPTIONS=sample_rate=1:num_objects=4 %t 2>&1 | FileCheck %s --implicit-check-not=KFENCE
+// With the pool full, a sampled allocation costs no stack trace and no
+// system call: 10,000 of them make no rt_sigaction call beyond start-up's.
+// RUN: env KFENCE_OPTIONS=sample_rate=1:num_objects=4 strace -o %t.strace -e trace=rt_sigaction %t full-loop
+// RUN: %python -c "import sys; n = sum('rt_sigaction' in l for l in open(sys.argv[1])); print('sigactions:', 'few' if n < 100 else n)" %t.strace | FileCheck %s --check-prefix=FULL
+// FULL: sigactions: few
 #include "redirect.h"
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 static int same_page(void *a, void *b) {
@@ -12,7 +18,20 @@ static int same_page(void *a, void *b) {
   return ((uintptr_t)a & mask) == ((uintptr_t)b & mask);
 }
 
-int main(void) {
+static int full_loop(void) {
+  void *kept[4];
+  for (int i = 0; i < 4; i++)
+    kept[i] = malloc(64);
+  for (int i = 0; i < 10000; i++)
+    free(malloc(64));
+  for (int i = 0; i < 4; i++)
+    free(kept[i]);
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc > 1 && !strcmp(argv[1], "full-loop"))
+    return full_loop();
   void *p[100];
   int guarded = 0;
   for (int i = 0; i < 100; i++) {
