@@ -496,6 +496,7 @@ static bool setup_sampling(void) {
   if (!kfence_opts.sample_interval && !kfence_opts.sample_rate)
     return false;
   kfence_page_size = (size_t)sysconf(_SC_PAGESIZE);
+  kfence_log_open();
   /*
    * Reserve the pool's address space now, not when it is set up: mmap()
    * hands out addresses from the top down, so the heap memory the program
@@ -602,8 +603,7 @@ __attribute__((destructor)) static void kfence_dtor(void) {
   int state = atomic_load(&kfence_state);
   if (state != KFENCE_READY && state != KFENCE_SAMPLING)
     return;
-  if (kfence_opts.print_stats_at_exit)
-    kfence_print_stats(stderr);
-  if (kfence_opts.print_objects_at_exit)
-    kfence_print_objects(stderr);
+  if (kfence_opts.print_stats_at_exit || kfence_opts.print_objects_at_exit)
+    kfence_print_at_exit(kfence_opts.print_stats_at_exit,
+                         kfence_opts.print_objects_at_exit);
 }

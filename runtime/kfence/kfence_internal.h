@@ -254,6 +254,10 @@ void kfence_report_error(const struct kfence_report *r) KFENCE_HIDDEN;
 void kfence_save_stack(struct kfence_track *track, uintptr_t first) KFENCE_HIDDEN;
 /* backtrace() loads libgcc_s on first use; do it where allocating is safe. */
 void kfence_report_init(void) KFENCE_HIDDEN;
+/* Takes the descriptor reports go to (a duplicate of stderr), at start-up. */
+void kfence_log_open(void) KFENCE_HIDDEN;
+/* print_stats_at_exit and print_objects_at_exit, to that descriptor. */
+void kfence_print_at_exit(bool stats, bool objects) KFENCE_HIDDEN;
 extern pthread_mutex_t kfence_report_lock KFENCE_HIDDEN;
 extern atomic_ulong kfence_stat_bugs KFENCE_HIDDEN;
 

@@ -32,6 +32,42 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/*
+ * Where reports and the exit-time listings go: a descriptor of our own, a
+ * duplicate of stderr made at program start. Programs close stderr before
+ * they exit (every coreutils program does, in close_stdout), and a report
+ * raised then, or print_stats_at_exit, went nowhere. The file's identity is
+ * kept with it: a program that closes every descriptor and opens another
+ * file under the same number must not find reports in that file; stderr is
+ * used then. Written once, at start-up, before any report.
+ */
+static int log_fd = -1;
+static dev_t log_dev;
+static ino_t log_ino;
+
+void kfence_log_open(void) {
+  struct stat st;
+  int fd = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
+  if (fd < 0)
+    return;
+  if (fstat(fd, &st) != 0) {
+    close(fd);
+    return;
+  }
+  log_dev = st.st_dev;
+  log_ino = st.st_ino;
+  log_fd = fd;
+}
+
+/* One fstat(): reports are rare, and a wrong file is worse than a call. */
+static int log_target(void) {
+  struct stat st;
+  if (log_fd >= 0 && fstat(log_fd, &st) == 0 && st.st_dev == log_dev &&
+      st.st_ino == log_ino)
+    return log_fd;
+  return STDERR_FILENO;
+}
+
 /* Protects report_buf and keeps reports whole when threads race. */
 pthread_mutex_t kfence_report_lock = PTHREAD_MUTEX_INITIALIZER;
 static char report_buf[32768];
@@ -312,13 +348,13 @@ void kfence_report_error(const struct kfence_report *r) {
   prctl(PR_GET_NAME, comm);
   out_printf(&o, "\nCPU: %d PID: %d Comm: %s\n" RULE "\n", sched_getcpu(),
              (int)getpid(), comm);
-  write_all(STDERR_FILENO, o.buf, o.len);
+  write_all(log_target(), o.buf, o.len);
   atomic_fetch_add_explicit(&kfence_stat_bugs, 1, memory_order_relaxed);
   pthread_mutex_unlock(&kfence_report_lock);
 
   if (kfence_opts.panic_on_warn) {
     static const char msg[] = "kfence: panic_on_warn set, aborting\n";
-    write_all(STDERR_FILENO, msg, sizeof(msg) - 1);
+    write_all(log_target(), msg, sizeof(msg) - 1);
     abort();
   }
   errno = saved_errno;
@@ -347,4 +383,22 @@ void kfence_print_objects(FILE *out) {
     print_object(&o, &m, i);
     out_printf(&o, "---------------------------------\n");
   }
+}
+
+void kfence_print_at_exit(bool stats, bool objects) {
+  /* fdopen()'s FILE is the runtime's, not the program's: never sample it. */
+  bool saved = kfence_in_runtime;
+  kfence_in_runtime = true;
+  int fd = dup(log_target());
+  FILE *out = fd >= 0 ? fdopen(fd, "w") : NULL;
+  if (out) {
+    if (stats)
+      kfence_print_stats(out);
+    if (objects)
+      kfence_print_objects(out);
+    fclose(out);
+  } else if (fd >= 0) {
+    close(fd);
+  }
+  kfence_in_runtime = saved;
 }
