@@ -195,6 +195,7 @@ static void *guarded_alloc(size_t size, size_t align, bool zero,
     canary_fill(m->addr, m->addr + m->size);
   m->addr = addr;
   m->size = size;
+  m->owners++;
   m->state = KFENCE_OBJECT_ALLOCATED;
   m->alloc_track = track;
   m->free_track.nr_frames = 0;

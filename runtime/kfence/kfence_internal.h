@@ -59,6 +59,9 @@ struct kfence_metadata {
   unsigned prev, next; /* freelist links, indices into kfence_metadata */
   uintptr_t addr;      /* object start; meaningful once allocated */
   size_t size;
+  /* Objects the slot has held: past 1, a dangling pointer found later may
+   * be to an earlier one than the stacks describe, and the report says so. */
+  unsigned long owners;
   struct kfence_track alloc_track;
   struct kfence_track free_track;
 };

@@ -253,6 +253,29 @@ static void print_object(struct out *o, const struct kfence_metadata *m, long i)
   }
 }
 
+/*
+ * Not in the kernel's format: its objects come from a slab of many, ours
+ * from a slot that is handed out again. A use-after-free or double free
+ * found on a slot that held more than one object shows the last object's
+ * stacks, and the dangling pointer may be to an earlier object.
+ */
+static void print_reuse_note(struct out *o, const struct kfence_report *r) {
+  const struct kfence_metadata *m = r->meta;
+  bool dangling = r->type == KFENCE_ERROR_UAF ||
+                  (r->type == KFENCE_ERROR_INVALID_FREE &&
+                   m->state == KFENCE_OBJECT_FREED);
+  if (!dangling || m->owners < 2)
+    return;
+  bool outside = r->addr < m->addr || r->addr >= m->addr + m->size;
+  out_printf(o,
+             "\nkfence-#%ld has held %lu objects; the stacks above are the "
+             "last one's.\n%s\n",
+             r->index, m->owners,
+             outside ? "The address is outside that object: the pointer is "
+                       "to an earlier object of this slot."
+                     : "The pointer may be to an earlier object of this slot.");
+}
+
 /* Raw values leak memory contents into logs: only in debug mode. */
 static void print_bytes(struct out *o, const struct kfence_report *r) {
   out_printf(o, "[");
@@ -333,6 +356,7 @@ void kfence_report_error(const struct kfence_report *r) {
   if (r->meta) {
     out_printf(&o, "\n");
     print_object(&o, r->meta, r->index);
+    print_reuse_note(&o, r);
   }
   /* Not in the kernel's format, which has no such case. */
   const char *libc_fn =
