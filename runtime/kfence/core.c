@@ -11,6 +11,7 @@
 #include "kfence_internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,9 +123,23 @@ static void freelist_append(unsigned i) {
   atomic_fetch_add_explicit(&nr_free_objects, 1, memory_order_relaxed);
 }
 
+/*
+ * Set once a pool page's protection could not be changed (mprotect() fails
+ * when the process is out of memory mappings, vm.max_map_count): no more
+ * guarded allocations from then on. Objects already guarded are still
+ * freed and reported as before.
+ */
+static atomic_bool allocations_stopped;
+
 static bool set_protection(uintptr_t page, bool accessible) {
-  return mprotect((void *)page, kfence_page_size,
-                  accessible ? PROT_READ | PROT_WRITE : PROT_NONE) == 0;
+  if (mprotect((void *)page, kfence_page_size,
+               accessible ? PROT_READ | PROT_WRITE : PROT_NONE) == 0)
+    return true;
+  if (!atomic_exchange(&allocations_stopped, true))
+    kfence_log_printf("kfence: cannot change the protection of a pool page: "
+                      "%s; no more guarded allocations\n",
+                      strerror(errno));
+  return false;
 }
 
 static void close_guard(size_t page_nr) {
@@ -147,6 +162,8 @@ static size_t default_alignment(size_t size) {
 
 static void *guarded_alloc(size_t size, size_t align, bool zero,
                            const void *caller) {
+  if (atomic_load_explicit(&allocations_stopped, memory_order_relaxed))
+    return NULL;
   if (!atomic_load_explicit(&nr_free_objects, memory_order_relaxed)) {
     atomic_fetch_add_explicit(&stat_skipped_capacity, 1, memory_order_relaxed);
     return NULL;
@@ -376,7 +393,7 @@ bool kfence_handle_page_fault(uintptr_t addr, bool is_write,
   struct kfence_report r = {.addr = addr, .is_write = is_write, .stack = &track};
   size_t page_nr = (addr - (uintptr_t)__kfence_pool) / kfence_page_size;
   uintptr_t page = (uintptr_t)__kfence_pool + page_nr * kfence_page_size;
-  bool bug = true;
+  bool bug = true, opened = true;
 
   pthread_mutex_lock(&kfence_pool_lock);
   long i = kfence_object_index(addr);
@@ -393,7 +410,8 @@ bool kfence_handle_page_fault(uintptr_t addr, bool is_write,
       r.meta = &copy;
       r.index = blamed;
     }
-    if (set_protection(page, true))
+    opened = set_protection(page, true);
+    if (opened)
       guard_open[page_nr] = 1;
   } else {
     struct kfence_metadata *m = &kfence_metadata[i];
@@ -413,11 +431,11 @@ bool kfence_handle_page_fault(uintptr_t addr, bool is_write,
         freelist_remove((unsigned)i);
         atomic_fetch_add_explicit(&stat_zombies, 1, memory_order_relaxed);
       }
-      set_protection(page, true);
+      opened = set_protection(page, true);
       break;
     case KFENCE_OBJECT_UNUSED:
       r.type = KFENCE_ERROR_INVALID;
-      set_protection(page, true);
+      opened = set_protection(page, true);
       break;
     }
   }
@@ -426,12 +444,15 @@ bool kfence_handle_page_fault(uintptr_t addr, bool is_write,
   if (bug)
     kfence_report_error(&r);
   kfence_in_runtime = saved;
-  return true;
+  /* A page that stays closed would fault again at once, forever: hand the
+   * fault on (to the program's handler or the default action) instead. */
+  return opened;
 }
 
 void kfence_get_stats(struct kfence_stats *s) {
   int state = atomic_load(&kfence_state);
-  s->enabled = state == KFENCE_READY || state == KFENCE_SAMPLING;
+  s->enabled = (state == KFENCE_READY || state == KFENCE_SAMPLING) &&
+               !atomic_load(&allocations_stopped);
   s->allocated = atomic_load_explicit(&stat_allocated, memory_order_relaxed);
   s->allocs = atomic_load_explicit(&stat_allocs, memory_order_relaxed);
   s->frees = atomic_load_explicit(&stat_frees, memory_order_relaxed);
@@ -485,6 +506,45 @@ static size_t reservation_bytes(void) {
   return pool_bytes() + kfence_page_size;
 }
 
+/* Memory mappings the pool takes, at most (see setup_pool). */
+static size_t pool_mappings(void) {
+  return (kfence_opts.num_objects + 1) * 2;
+}
+
+/* vm.max_map_count: how many mappings a process may have; 0 if unknown.
+ * Read without stdio, which would allocate. */
+static unsigned long max_map_count(void) {
+  char text[32];
+  int fd = open("/proc/sys/vm/max_map_count", O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return 0;
+  ssize_t n = read(fd, text, sizeof(text) - 1);
+  close(fd);
+  if (n <= 0)
+    return 0;
+  text[n] = '\0';
+  return strtoul(text, NULL, 10);
+}
+
+/*
+ * The pool may take half of the process's mapping budget: the other half is
+ * the program's (its libraries, thread stacks, the C library's mmap()ed
+ * chunks). A pool that took nearly all of it left Python without memory at
+ * num_objects=32,700 under the default limit of 65,530.
+ */
+static bool pool_fits_mapping_budget(void) {
+  unsigned long limit = max_map_count();
+  if (!limit || pool_mappings() <= limit / 2)
+    return true;
+  kfence_log_printf("kfence: num_objects=%lu needs %zu memory mappings, more "
+                    "than half of the process's limit of %lu "
+                    "(vm.max_map_count): KFENCE is off; use num_objects=%lu "
+                    "or fewer, or raise vm.max_map_count\n",
+                    kfence_opts.num_objects, pool_mappings(), limit,
+                    limit / 4 - 1);
+  return false;
+}
+
 static void *map_or_null(size_t size, int prot) {
   void *p = mmap(NULL, size, prot, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
                  -1, 0);
@@ -498,6 +558,8 @@ static bool setup_sampling(void) {
     return false;
   kfence_page_size = (size_t)sysconf(_SC_PAGESIZE);
   kfence_log_open();
+  if (!pool_fits_mapping_budget())
+    return false;
   /*
    * Reserve the pool's address space now, not when it is set up: mmap()
    * hands out addresses from the top down, so the heap memory the program
@@ -543,10 +605,22 @@ static bool setup_pool(void) {
    * fixed (num_objects + 1) * 2 - 1 mappings. The reservation's extra page
    * joins the last guard page's VMA.
    */
-  madvise(pool, 2 * kfence_page_size, MADV_DONTDUMP);
-  for (size_t i = 0; i < n; i++)
-    madvise(pool + (2 * i + 3) * kfence_page_size, kfence_page_size, MADV_DONTDUMP);
-  madvise(pool + pool_size, kfence_page_size, MADV_DONTDUMP);
+  bool split = madvise(pool, 2 * kfence_page_size, MADV_DONTDUMP) == 0;
+  for (size_t i = 0; split && i < n; i++)
+    split = madvise(pool + (2 * i + 3) * kfence_page_size, kfence_page_size,
+                    MADV_DONTDUMP) == 0;
+  if (!split ||
+      madvise(pool + pool_size, kfence_page_size, MADV_DONTDUMP) != 0) {
+    /* Out of mappings (ENOMEM): give them all back, and the program its
+     * budget, before it needs one. */
+    const char *why = strerror(errno);
+    kfence_log_printf("kfence: cannot lay out the pool's %zu memory mappings: "
+                      "%s (vm.max_map_count: %lu); KFENCE is off\n",
+                      pool_mappings(), why, max_map_count());
+    munmap(pool, reservation_bytes());
+    munmap(meta, meta_size);
+    return false;
+  }
   kfence_metadata = (struct kfence_metadata *)meta;
   guard_open = (uint8_t *)(meta + n * sizeof(struct kfence_metadata));
   for (unsigned i = 0; i < n; i++)

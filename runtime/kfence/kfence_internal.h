@@ -158,7 +158,8 @@ static inline bool kfence_free_if_guarded(void *ptr, const void *caller) {
 }
 /* Copy of object @i's metadata under the pool lock; false if out of range. */
 bool kfence_snapshot_object(long i, struct kfence_metadata *out) KFENCE_HIDDEN;
-/* Runs in the SIGSEGV handler; false means "not KFENCE's fault". */
+/* Runs in the SIGSEGV handler; false means "not KFENCE's fault", or one the
+ * program cannot go on from (the page could not be opened). */
 bool kfence_handle_page_fault(uintptr_t addr, bool is_write,
                               const ucontext_t *uc) KFENCE_HIDDEN;
 
@@ -259,6 +260,10 @@ void kfence_save_stack(struct kfence_track *track, uintptr_t first) KFENCE_HIDDE
 void kfence_report_init(void) KFENCE_HIDDEN;
 /* Takes the descriptor reports go to (a duplicate of stderr), at start-up. */
 void kfence_log_open(void) KFENCE_HIDDEN;
+/* One line to that descriptor, with one write(): no stdio lock, so it may
+ * run in the fault handler. */
+void kfence_log_printf(const char *fmt, ...) KFENCE_HIDDEN
+    __attribute__((format(printf, 1, 2)));
 /* print_stats_at_exit and print_objects_at_exit, to that descriptor. */
 void kfence_print_at_exit(bool stats, bool objects) KFENCE_HIDDEN;
 extern pthread_mutex_t kfence_report_lock KFENCE_HIDDEN;

@@ -59,6 +59,18 @@ void kfence_log_open(void) {
   log_fd = fd;
 }
 
+static void write_all(int fd, const char *buf, size_t len) {
+  while (len) {
+    ssize_t n = write(fd, buf, len);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return;
+    buf += n;
+    len -= (size_t)n;
+  }
+}
+
 /* One fstat(): reports are rare, and a wrong file is worse than a call. */
 static int log_target(void) {
   struct stat st;
@@ -66,6 +78,17 @@ static int log_target(void) {
       st.st_ino == log_ino)
     return log_fd;
   return STDERR_FILENO;
+}
+
+void kfence_log_printf(const char *fmt, ...) {
+  char line[512];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(line, sizeof(line), fmt, ap);
+  va_end(ap);
+  if (n > 0)
+    write_all(log_target(), line,
+              (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
 }
 
 /* Protects report_buf and keeps reports whole when threads race. */
@@ -288,18 +311,6 @@ static void print_bytes(struct out *o, const struct kfence_report *r) {
       out_printf(o, " !");
   }
   out_printf(o, " ]");
-}
-
-static void write_all(int fd, const char *buf, size_t len) {
-  while (len) {
-    ssize_t n = write(fd, buf, len);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      return;
-    buf += n;
-    len -= (size_t)n;
-  }
 }
 
 void kfence_report_error(const struct kfence_report *r) {
