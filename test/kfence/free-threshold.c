@@ -16,7 +16,7 @@
 //
 // A pool that cannot be reserved leaves KFENCE off, with a message, and the
 // program runs as without it.
-// RUN: env KFENCE_OPTIONS=sample_rate=1:num_objects=65535 sh -c 'ulimit -v 300000; exec %t off' 2>&1 \
+// RUN: env KFENCE_OPTIONS=sample_rate=1:num_objects=16381 sh -c 'ulimit -v 100000; exec %t off' 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=NOPOOL
 #include <kfence.h>
 #include <stdint.h>
