@@ -26,16 +26,16 @@ protected:
   bool ParseArgs(const CompilerInstance &CI,
                  const std::vector<std::string> &Args) override {
     DiagnosticsEngine &D = CI.getDiagnostics();
-    for (const std::string &Arg : Args) {
-      std::string Error;
-      if (!Opts.parse(Arg, Error)) {
-        D.Report(D.getCustomDiagID(DiagnosticsEngine::Error, "klto: %0"))
-            << Error;
-        return false;
-      }
-    }
-    Opts.finish();
-    return true;
+    std::string Error;
+    bool OK = llvm::all_of(Args,
+                           [&](const std::string &A) {
+                             return Opts.parse(A, Error);
+                           }) &&
+              Opts.finish(Error);
+    if (!OK)
+      D.Report(D.getCustomDiagID(DiagnosticsEngine::Error, "klto: %0"))
+          << Error;
+    return OK;
   }
 
   ActionType getActionType() override { return AddBeforeMainAction; }
