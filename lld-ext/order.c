@@ -306,9 +306,16 @@ size_t klto_order_compute(struct klto_order *o, klto_diag_fn diag, void *ctx) {
   struct klto_strmap names = {0};
   if (!klto_strmap_reserve(&names, o->n))
     return errors + out_of_memory(diag, ctx, o->n);
-  errors += check_duplicates(o, &names, diag, ctx);
+  size_t duplicates = check_duplicates(o, &names, diag, ctx);
+  errors += duplicates;
+  /* The link fails on the duplicates; each one's symbol is not unique
+   * either, and warnings saying so would only repeat the error. */
   klto_strmap_clear(&names);
-  errors += mark_orderable(o, &names, diag, ctx);
+  if (!duplicates)
+    errors += mark_orderable(o, &names, diag, ctx);
+  else
+    for (size_t i = 0; i < o->n; ++i)
+      o->entries[i]->orderable = false;
   klto_strmap_free(&names);
   if (!sort_into_link_order(o))
     errors += out_of_memory(diag, ctx, o->n);
