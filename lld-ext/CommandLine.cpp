@@ -94,6 +94,8 @@ static llvm::Error apply(const KltoUse &U, KltoOptions &K) {
       return failure("--kinit-table=" + Value +
                      ": expected a section name without \"..\"");
     K.Tables.push_back(Value);
+    // A table is named to be ordered, as a map is asked for to see the order.
+    K.InitOrder = true;
     break;
   case KltoId::MergeSections:
     K.MergeSections = true;
