@@ -395,6 +395,8 @@ static void readLinkOptions(const InputArgList &Args,
       ExportDynamic = N == "export-dynamic";
     } else if (N == "verbose") {
       L.Verbose = true;
+    } else if (N == "save-temps" || N == "save-temps=") {
+      L.SaveTemps = true;
     } else if (N == "time-trace=") {
       L.TimeTraceArg = spanOf(A, Vec, L.Prefix);
       L.TimeTrace = A->getNumValues() ? A->getValue() : "";
