@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "CommandLine.h"
 
+#include "klto/LLVMAdapter.h"
+
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Option/ArgList.h"
 #include "llvm/Option/OptTable.h"
@@ -90,10 +92,8 @@ static llvm::Error apply(const KltoUse &U, KltoOptions &K) {
     K.InitOrder = true;
     break;
   case KltoId::Table:
-    if (Value.empty() || StringRef(Value).contains(".."))
-      return failure("--kinit-table=" + Value +
-                     ": expected a section name without \"..\"");
-    K.Tables.push_back(Value);
+    if (std::string Err = TableList::read(Value, K.Tables); !Err.empty())
+      return failure("--kinit-table=" + Value + ": " + Err);
     // A table is named to be ordered, as a map is asked for to see the order.
     K.InitOrder = true;
     break;

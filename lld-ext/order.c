@@ -19,10 +19,8 @@ static bool str_eq(struct klto_str a, struct klto_str b) {
 
 static unsigned extra_table_rank(const struct klto_tables *tables,
                                  struct klto_str table) {
-  for (size_t i = 0; tables && i < tables->n_extra; ++i)
-    if (str_eq(table, klto_str_c(tables->extra[i])))
-      return (unsigned)(klto_n_initcall_levels + 1 + i);
-  return UINT32_MAX;
+  long spec = klto_table_spec(tables, table);
+  return spec < 0 ? UINT32_MAX : (unsigned)(klto_n_initcall_levels + 1 + spec);
 }
 
 enum klto_parse_result klto_parse_entry(const struct klto_tables *tables,

@@ -8,6 +8,8 @@
 #include "Options.h"
 #include "KfenceHooks.h"
 
+#include "klto/LLVMAdapter.h"
+
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
@@ -91,6 +93,16 @@ bool Options::finish(std::string &Error) {
   // C++ operators and project allocators only make sense with the C hooks,
   // and naming them says KFENCE is wanted.
   Kfence |= KfenceCxx || !KfenceAllocators.empty();
+  // Presets and patterns are read as the linker reads --kinit-table.
+  std::vector<std::string> Specs;
+  for (const std::string &T : Tables) {
+    std::string Err = TableList::read(T, Specs);
+    if (!Err.empty()) {
+      Error = "table=" + T + ": " + Err;
+      return false;
+    }
+  }
+  Tables = std::move(Specs);
   for (const std::string &Spec : KfenceAllocators) {
     Error = checkKfenceAllocator(Spec);
     if (!Error.empty())
