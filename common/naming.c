@@ -358,8 +358,16 @@ static size_t write_fixed(char *buf, size_t size, const char *prefix,
 }
 
 size_t klto_kbuild_modname(char *buf, size_t size, struct klto_str name) {
-  /* KBUILD_MODNAME arrives as the macro's spelling, quotes included. */
-  if (name.n >= 2 && name.p[0] == '"' && name.p[name.n - 1] == '"') {
+  /* KBUILD_MODNAME arrives as the macro's spelling, quotes included, or
+   * as old kbuild's (barebox's, U-Boot's) KBUILD_STR(name), which
+   * stringifies its argument. */
+  static const char str_macro[] = "KBUILD_STR(";
+  const size_t str_n = sizeof(str_macro) - 1;
+  if (name.n > str_n && has_prefix(name, str_macro) &&
+      name.p[name.n - 1] == ')') {
+    name.p += str_n;
+    name.n -= str_n + 1;
+  } else if (name.n >= 2 && name.p[0] == '"' && name.p[name.n - 1] == '"') {
     ++name.p;
     name.n -= 2;
   }

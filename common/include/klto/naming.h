@@ -156,7 +156,9 @@ size_t klto_format_id(char *buf, size_t size, struct klto_str modname,
                       struct klto_str fn);
 
 /* Linux's name-fix: "kmod_" + name with '-' and ',' turned into '_'. Any other
- * byte that cannot appear in a symbol also becomes '_'. snprintf semantics. */
+ * byte that cannot appear in a symbol also becomes '_'. `kbuild_modname` is
+ * the macro's spelling: "\"name\"", or KBUILD_STR(name) as barebox and
+ * U-Boot define it. snprintf semantics. */
 size_t klto_kbuild_modname(char *buf, size_t size, struct klto_str kbuild_modname);
 
 /* The default modname for a translation unit with no KBUILD_MODNAME:
