@@ -280,9 +280,10 @@ bool Planner::finalOrder(const klto_order &O) {
       const klto_entry &E = *O.entries[I];
       StringRef Table(E.table.p, E.table.n);
       size_t T = Table == ".con_initcall.init" ? KLTO_TABLE_CONSOLE
-                 : E.level.n                   ? KLTO_TABLE_INITCALLS
-                             : KLTO_TABLE_EXTRA + (llvm::find(P.TableNames, Table) -
-                                                   P.TableNames.begin());
+                 : E.level.n
+                     ? KLTO_TABLE_INITCALLS
+                     : KLTO_TABLE_EXTRA + (llvm::find(P.TableNames, Table) -
+                                           P.TableNames.begin());
       if (T < NumTables)
         Present[T] = true;
     }

@@ -55,9 +55,10 @@ TempFiles::write(llvm::StringRef Suffix,
     return std::move(E);
   if (Verbose)
     llvm::errs() << "klto: wrote " << P
-                 << (!KeepBeside.empty() ? " (kept: --save-temps)\n"
-                          : " (removed after the link; --save-temps keeps "
-                            "it)\n");
+                 << (!KeepBeside.empty()
+                         ? " (kept: --save-temps)\n"
+                         : " (removed after the link; --save-temps keeps "
+                           "it)\n");
   return Paths.back();
 }
 

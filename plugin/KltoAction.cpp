@@ -27,11 +27,10 @@ protected:
                  const std::vector<std::string> &Args) override {
     DiagnosticsEngine &D = CI.getDiagnostics();
     std::string Error;
-    bool OK = llvm::all_of(Args,
-                           [&](const std::string &A) {
-                             return Opts.parse(A, Error);
-                           }) &&
-              Opts.finish(Error);
+    bool OK =
+        llvm::all_of(
+            Args, [&](const std::string &A) { return Opts.parse(A, Error); }) &&
+        Opts.finish(Error);
     if (!OK)
       D.Report(D.getCustomDiagID(DiagnosticsEngine::Error, "klto: %0"))
           << Error;
