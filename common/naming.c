@@ -103,24 +103,122 @@ size_t klto_format_stub(char *buf, size_t size, struct klto_str id,
   return n < 0 ? 0 : (size_t)n;
 }
 
-bool klto_is_table(const struct klto_tables *tables, struct klto_str section) {
-  struct klto_str level;
-  if (klto_initcall_level(section, &level))
-    return true;
-  for (size_t i = 0; tables && i < tables->n_extra; ++i)
-    if (str_eq(section, tables->extra[i]))
+static bool has_dot_dot(struct klto_str s) {
+  for (size_t i = 0; i + 1 < s.n; ++i)
+    if (s.p[i] == '.' && s.p[i + 1] == '.')
       return true;
   return false;
+}
+
+/* '*' matches any run, every other byte itself. Backtracks to the last
+ * '*' only, which is enough for a pattern of literal runs. */
+static bool glob_match(const char *pat, struct klto_str s) {
+  size_t i = 0, star = (size_t)-1, resume = 0;
+  for (size_t k = 0; i < s.n || pat[k];) {
+    if (pat[k] == '*') {
+      star = ++k;
+      resume = i;
+    } else if (i < s.n && pat[k] == s.p[i]) {
+      ++k, ++i;
+    } else if (star != (size_t)-1 && resume < s.n) {
+      k = star;
+      i = ++resume;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool klto_is_table_pattern(const char *spec) { return strchr(spec, '*'); }
+
+long klto_table_spec(const struct klto_tables *tables, struct klto_str section) {
+  bool entry_like = has_dot_dot(section);
+  for (size_t i = 0; tables && i < tables->n_extra; ++i) {
+    const char *spec = tables->extra[i];
+    if (klto_is_table_pattern(spec) ? !entry_like && glob_match(spec, section)
+                                    : str_eq(section, spec))
+      return (long)i;
+  }
+  return -1;
+}
+
+bool klto_is_table(const struct klto_tables *tables, struct klto_str section) {
+  struct klto_str level;
+  return klto_initcall_level(section, &level) ||
+         klto_table_spec(tables, section) >= 0;
 }
 
 bool klto_may_be_table(const struct klto_tables *tables,
                        struct klto_str section) {
   if (has_prefix(section, ".initcall") || has_prefix(section, ".con_initcall"))
     return true;
-  for (size_t i = 0; tables && i < tables->n_extra; ++i)
-    if (has_prefix(section, tables->extra[i]))
+  for (size_t i = 0; tables && i < tables->n_extra; ++i) {
+    const char *spec = tables->extra[i];
+    size_t fixed = strcspn(spec, "*");
+    if (section.n >= fixed && memcmp(section.p, spec, fixed) == 0)
       return true;
+  }
   return false;
+}
+
+const struct klto_table_preset klto_table_presets[] = {
+#define KLTO_TABLE_PRESET(name, specs, description) {name, specs, description},
+#include "klto/table_presets.def"
+};
+const size_t klto_n_table_presets =
+    sizeof(klto_table_presets) / sizeof(klto_table_presets[0]);
+
+/* What is wrong with one spec, or NULL. A pattern needs a fixed start:
+ * "*" alone would make every section of a link a table. */
+static const char *spec_problem(struct klto_str spec) {
+  if (spec.n == 0)
+    return "an empty table name";
+  if (has_dot_dot(spec))
+    return "a table name has no \"..\" (it separates an entry's table from "
+           "its id)";
+  for (size_t i = 0; i < spec.n; ++i)
+    if (spec.p[i] == ' ' || spec.p[i] == '\t' || spec.p[i] == '"')
+      return "a table name has no blanks or quotes";
+  if (spec.p[0] == '*')
+    return "a pattern starts with a fixed part, as .initcall.*";
+  return NULL;
+}
+
+static bool read_specs(struct klto_str value, bool in_preset,
+                       void (*add)(void *, struct klto_str), void *ctx,
+                       char *err, size_t err_size) {
+  size_t start = 0;
+  for (size_t i = 0; i <= value.n; ++i) {
+    if (i < value.n && value.p[i] != ',')
+      continue;
+    struct klto_str item = {value.p + start, i - start};
+    start = i + 1;
+    const struct klto_table_preset *preset = NULL;
+    for (size_t k = 0; !in_preset && k < klto_n_table_presets; ++k)
+      if (str_eq(item, klto_table_presets[k].name))
+        preset = &klto_table_presets[k];
+    if (preset) {
+      read_specs(klto_str_c(preset->specs), true, add, ctx, err, err_size);
+      continue;
+    }
+    const char *problem = spec_problem(item);
+    if (problem && !(in_preset && item.n == 0)) {
+      snprintf(err, err_size,
+               "'%.*s' is neither a section name nor a preset: %s", (int)item.n,
+               item.p, problem);
+      return false;
+    }
+    if (!problem)
+      add(ctx, item);
+  }
+  return true;
+}
+
+bool klto_read_table_specs(struct klto_str value,
+                           void (*add)(void *ctx, struct klto_str spec),
+                           void *ctx, char *err, size_t err_size) {
+  return read_specs(value, false, add, ctx, err, err_size);
 }
 
 bool klto_split_entry_section(const struct klto_tables *tables,
@@ -260,8 +358,16 @@ static size_t write_fixed(char *buf, size_t size, const char *prefix,
 }
 
 size_t klto_kbuild_modname(char *buf, size_t size, struct klto_str name) {
-  /* KBUILD_MODNAME arrives as the macro's spelling, quotes included. */
-  if (name.n >= 2 && name.p[0] == '"' && name.p[name.n - 1] == '"') {
+  /* KBUILD_MODNAME arrives as the macro's spelling, quotes included, or
+   * as old kbuild's (barebox's, U-Boot's) KBUILD_STR(name), which
+   * stringifies its argument. */
+  static const char str_macro[] = "KBUILD_STR(";
+  const size_t str_n = sizeof(str_macro) - 1;
+  if (name.n > str_n && has_prefix(name, str_macro) &&
+      name.p[name.n - 1] == ')') {
+    name.p += str_n;
+    name.n -= str_n + 1;
+  } else if (name.n >= 2 && name.p[0] == '"' && name.p[name.n - 1] == '"') {
     ++name.p;
     name.n -= 2;
   }

@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "CommandLine.h"
 
+#include "klto/LLVMAdapter.h"
+
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Option/ArgList.h"
 #include "llvm/Option/OptTable.h"
@@ -90,10 +92,10 @@ static llvm::Error apply(const KltoUse &U, KltoOptions &K) {
     K.InitOrder = true;
     break;
   case KltoId::Table:
-    if (Value.empty() || StringRef(Value).contains(".."))
-      return failure("--kinit-table=" + Value +
-                     ": expected a section name without \"..\"");
-    K.Tables.push_back(Value);
+    if (std::string Err = TableList::read(Value, K.Tables); !Err.empty())
+      return failure("--kinit-table=" + Value + ": " + Err);
+    // A table is named to be ordered, as a map is asked for to see the order.
+    K.InitOrder = true;
     break;
   case KltoId::MergeSections:
     K.MergeSections = true;
@@ -393,6 +395,8 @@ static void readLinkOptions(const InputArgList &Args,
       ExportDynamic = N == "export-dynamic";
     } else if (N == "verbose") {
       L.Verbose = true;
+    } else if (N == "save-temps" || N == "save-temps=") {
+      L.SaveTemps = true;
     } else if (N == "time-trace=") {
       L.TimeTraceArg = spanOf(A, Vec, L.Prefix);
       L.TimeTrace = A->getNumValues() ? A->getValue() : "";

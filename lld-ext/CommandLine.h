@@ -78,6 +78,7 @@ struct LinkLine {
   /// exported, so LTO keeps it.
   bool ExportsAll = false;
   bool Verbose = false;
+  bool SaveTemps = false; // --save-temps[=...]: klto keeps its files too
   /// The last --time-trace[=file], and where LLD writes its trace ("" for
   /// next to the output).
   std::optional<ArgSpan> TimeTraceArg;

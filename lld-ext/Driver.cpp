@@ -187,7 +187,10 @@ int main(int Argc, const char **Argv) {
     return 1;
   }
   const LinkLine &L = *LineOrErr;
-  TempFiles Temps;
+  // Kept files go beside the output, as LLD's own; output to stdout has
+  // no "beside".
+  std::string Output = L.Output.empty() ? "a.out" : L.Output;
+  TempFiles Temps(L.SaveTemps && Output != "-" ? Output : "", L.Verbose);
   LinkPlan P(L);
   if (!L.Malformed && (!L.InfoOnly || L.PlanOnly) &&
       !planLink(D, L, Temps, Saver, P))

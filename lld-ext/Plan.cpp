@@ -113,6 +113,7 @@ public:
 private:
   const char *save(const llvm::Twine &S) { return Saver.save(S).data(); }
   bool scan();
+  void resolveTablePatterns();
   bool order();
   bool finalOrder(const klto_order &O);
   bool relocatableOrder(const klto_order &O);
@@ -176,11 +177,45 @@ bool Planner::scan() {
   return true;
 }
 
+/// A pattern's tables in the order of their names, numbers by value
+/// (.initcall.2 before .initcall.10), after the tables named before it.
+void Planner::resolveTablePatterns() {
+  if (llvm::none_of(K.Tables, [](const std::string &T) {
+        return klto_is_table_pattern(T.c_str());
+      }))
+    return;
+  std::vector<std::vector<std::string>> Matched(K.Tables.size());
+  llvm::StringSet<> Seen;
+  for (const klto_entry *E : P.S->Entries) {
+    long Spec = klto_table_spec(&P.Tables.get(), E->table);
+    if (Spec >= 0 && klto_is_table_pattern(K.Tables[Spec].c_str()) &&
+        Seen.insert(fromKStr(E->table)).second)
+      Matched[Spec].push_back(fromKStr(E->table).str());
+  }
+  std::vector<std::string> Names;
+  for (size_t I = 0; I < K.Tables.size(); ++I) {
+    if (!klto_is_table_pattern(K.Tables[I].c_str())) {
+      Names.push_back(K.Tables[I]);
+      continue;
+    }
+    llvm::sort(Matched[I], [](const std::string &A, const std::string &B) {
+      return StringRef(A).compare_numeric(B) < 0;
+    });
+    Names.insert(Names.end(), Matched[I].begin(), Matched[I].end());
+  }
+  P.TableNames = std::move(Names);
+  P.Tables.assign(P.TableNames);
+  // Their ranks were the patterns'.
+  for (klto_entry *E : P.S->Entries)
+    E->parsed = false;
+}
+
 bool Planner::order() {
   // A map the user asked for is written even when it is empty.
   if (!Order || (P.S->Entries.empty() && (!K.OrderMap || !P.ScanError.empty())))
     return true;
   llvm::TimeTraceScope Scope("klto: compute and write the order");
+  resolveTablePatterns();
   klto_order O{P.S->Entries.data(), P.S->Entries.size(), P.S->Origins.data(),
                &P.Tables.get(), L.Relocatable};
   klto_order_compute(&O, printDiag, &D);
@@ -245,9 +280,10 @@ bool Planner::finalOrder(const klto_order &O) {
       const klto_entry &E = *O.entries[I];
       StringRef Table(E.table.p, E.table.n);
       size_t T = Table == ".con_initcall.init" ? KLTO_TABLE_CONSOLE
-                 : E.level.n                   ? KLTO_TABLE_INITCALLS
-                             : KLTO_TABLE_EXTRA + (llvm::find(K.Tables, Table) -
-                                                   K.Tables.begin());
+                 : E.level.n
+                     ? KLTO_TABLE_INITCALLS
+                     : KLTO_TABLE_EXTRA + (llvm::find(P.TableNames, Table) -
+                                           P.TableNames.begin());
       if (T < NumTables)
         Present[T] = true;
     }

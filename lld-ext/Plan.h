@@ -39,7 +39,8 @@ void printDiag(void *Ctx, klto_diag_level Level, size_t, const char *Msg);
 bool fail(Diag &D, const llvm::Twine &Msg);
 
 struct LinkPlan {
-  explicit LinkPlan(const LinkLine &L) : Tables(L.Klto.Tables) {}
+  explicit LinkPlan(const LinkLine &L)
+      : TableNames(L.Klto.Tables), Tables(TableNames) {}
   LinkPlan(const LinkPlan &) = delete;
   LinkPlan &operator=(const LinkPlan &) = delete;
   ~LinkPlan() { klto_strmap_free(&Ranks); }
@@ -64,6 +65,11 @@ struct LinkPlan {
   /// says what is wrong with it; should it link anyway, this is the error.
   std::string ScanError;
 
+  /// The extra tables: the user's specs until the scan, then the tables
+  /// of the link one by one, each pattern replaced by the tables it
+  /// matched, so that each has its place in the order and its own output
+  /// section.
+  std::vector<std::string> TableNames;
   TableList Tables;
   std::optional<Scanner> S;
 };

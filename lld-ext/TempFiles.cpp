@@ -3,6 +3,7 @@
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <cerrno>
 #include <cstring>
@@ -11,8 +12,9 @@
 namespace klto::ld {
 
 TempFiles::~TempFiles() {
-  for (const std::string &P : Paths)
-    llvm::sys::fs::remove(P);
+  if (KeepBeside.empty())
+    for (const std::string &P : Paths)
+      llvm::sys::fs::remove(P);
 }
 
 llvm::Error writeFile(llvm::StringRef Path,
@@ -42,13 +44,21 @@ llvm::Expected<std::string>
 TempFiles::write(llvm::StringRef Suffix,
                  llvm::function_ref<void(FILE *)> Write) {
   llvm::SmallString<128> P;
-  if (std::error_code EC =
-          llvm::sys::fs::createTemporaryFile("klto-ld", Suffix, P))
+  if (!KeepBeside.empty())
+    P = (KeepBeside + ".klto" + llvm::Twine(Paths.size()) + "." + Suffix).str();
+  else if (std::error_code EC =
+               llvm::sys::fs::createTemporaryFile("klto-ld", Suffix, P))
     return llvm::createStringError(EC, "cannot create a temporary file: " +
                                            EC.message());
   Paths.push_back(std::string(P));
   if (llvm::Error E = writeFile(P, Write))
     return std::move(E);
+  if (Verbose)
+    llvm::errs() << "klto: wrote " << P
+                 << (!KeepBeside.empty()
+                         ? " (kept: --save-temps)\n"
+                         : " (removed after the link; --save-temps keeps "
+                           "it)\n");
   return Paths.back();
 }
 

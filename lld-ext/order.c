@@ -19,10 +19,8 @@ static bool str_eq(struct klto_str a, struct klto_str b) {
 
 static unsigned extra_table_rank(const struct klto_tables *tables,
                                  struct klto_str table) {
-  for (size_t i = 0; tables && i < tables->n_extra; ++i)
-    if (str_eq(table, klto_str_c(tables->extra[i])))
-      return (unsigned)(klto_n_initcall_levels + 1 + i);
-  return UINT32_MAX;
+  long spec = klto_table_spec(tables, table);
+  return spec < 0 ? UINT32_MAX : (unsigned)(klto_n_initcall_levels + 1 + spec);
 }
 
 enum klto_parse_result klto_parse_entry(const struct klto_tables *tables,
@@ -306,9 +304,16 @@ size_t klto_order_compute(struct klto_order *o, klto_diag_fn diag, void *ctx) {
   struct klto_strmap names = {0};
   if (!klto_strmap_reserve(&names, o->n))
     return errors + out_of_memory(diag, ctx, o->n);
-  errors += check_duplicates(o, &names, diag, ctx);
+  size_t duplicates = check_duplicates(o, &names, diag, ctx);
+  errors += duplicates;
+  /* The link fails on the duplicates; each one's symbol is not unique
+   * either, and warnings saying so would only repeat the error. */
   klto_strmap_clear(&names);
-  errors += mark_orderable(o, &names, diag, ctx);
+  if (!duplicates)
+    errors += mark_orderable(o, &names, diag, ctx);
+  else
+    for (size_t i = 0; i < o->n; ++i)
+      o->entries[i]->orderable = false;
   klto_strmap_free(&names);
   if (!sort_into_link_order(o))
     errors += out_of_memory(diag, ctx, o->n);

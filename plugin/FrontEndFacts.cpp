@@ -138,14 +138,18 @@ private:
   }
 
   /// __KBUILD_MODNAME (Linux 5.12+, already "kmod_..."), else
-  /// KBUILD_MODNAME ("\"foo\"") through Linux's name-fix.
+  /// KBUILD_MODNAME ("\"foo\"", or KBUILD_STR(foo) in barebox and U-Boot)
+  /// through Linux's name-fix.
   std::string kbuildModName() {
     Preprocessor &PP = CI.getPreprocessor();
     for (const char *Macro : {"__KBUILD_MODNAME", "KBUILD_MODNAME"}) {
       const MacroInfo *MI = PP.getMacroInfo(PP.getIdentifierInfo(Macro));
-      if (!MI || MI->getNumTokens() != 1)
+      if (!MI || MI->getNumTokens() == 0 ||
+          (Macro[0] == '_' && MI->getNumTokens() != 1))
         continue;
-      std::string Spelling = PP.getSpelling(MI->getReplacementToken(0));
+      std::string Spelling;
+      for (const Token &T : MI->tokens())
+        Spelling += PP.getSpelling(T);
       if (Macro[0] == '_' && klto_is_symbol_name(toKStr(Spelling)))
         return Spelling;
       char Buf[512];

@@ -118,19 +118,29 @@ static StringMap<std::string> redirections(NamingContext &Ctx) {
   if (Ctx.Opts.KfenceCxx)
     for (StringRef Name : CxxOperators)
       Map[Name] = Name.drop_front().str();
+  // Options::finish has checked each with checkKfenceAllocator.
   for (const std::string &Spec : Ctx.Opts.KfenceAllocators) {
     auto [Fn, Libc] = StringRef(Spec).split(':');
-    if (Libc.empty())
-      Libc = "malloc";
-    if (!Map.count(Libc) || Map[Libc] != Libc) {
-      Ctx.Diags.report(Reporter::Level::Error, Site(),
-                       "kfence-alloc='" + Spec + "': '" + Libc +
-                           "' is not a C library allocation function");
-      continue;
-    }
-    Map[Fn] = Libc.str();
+    Map[Fn] = Libc.empty() ? "malloc" : Libc.str();
   }
   return Map;
+}
+
+std::string checkKfenceAllocator(StringRef Spec) {
+  auto [Fn, Libc] = Spec.split(':');
+  if (!klto_is_symbol_name(toKStr(Fn)) || Libc.contains(':'))
+    return ("kfence-alloc='" + Spec +
+            "': expected <fn>[:<libc fn>], <fn> a function name")
+        .str();
+  if (Libc.empty() || is_contained(LibcAllocators, Libc))
+    return "";
+  std::string Family;
+  for (const char *Name : LibcAllocators)
+    Family += (Family.empty() ? "" : ", ") + std::string(Name);
+  return ("kfence-alloc='" + Spec + "': '" + Libc +
+          "' is not a C library allocation function; <libc fn> is one of " +
+          Family)
+      .str();
 }
 
 /// Direct calls of `F` that can take an inline fast path: plain calls (not

@@ -11,6 +11,10 @@ namespace klto {
 /// runtime through llvm.dependent-libraries.
 void redirectAllocations(NamingContext &Ctx);
 
+/// Checks one kfence-alloc value, "<fn>[:<libc fn>]": an empty string if
+/// it is one, else what is wrong with it.
+std::string checkKfenceAllocator(llvm::StringRef Spec);
+
 } // namespace klto
 
 #endif // KLTO_PLUGIN_KFENCEHOOKS_H

@@ -27,18 +27,17 @@ protected:
   bool ParseArgs(const CompilerInstance &CI,
                  const std::vector<std::string> &Args) override {
     DiagnosticsEngine &D = CI.getDiagnostics();
-    for (const std::string &Arg : Args) {
-      std::string Error;
-      if (!Opts.parse(Arg, Error)) {
-        D.Report(D.getCustomDiagID(DiagnosticsEngine::Error, "klto: %0"))
-            << Error;
-        return false;
-      }
-    }
-    Opts.finish();
-    if (Opts.ShowHelp)
+    std::string Error;
+    bool OK =
+        llvm::all_of(
+            Args, [&](const std::string &A) { return Opts.parse(A, Error); }) &&
+        Opts.finish(Error);
+    if (!OK)
+      D.Report(D.getCustomDiagID(DiagnosticsEngine::Error, "klto: %0"))
+          << Error;
+    else if (Opts.ShowHelp)
       llvm::outs() << Options::help();
-    return true;
+    return OK;
   }
 
   ActionType getActionType() override { return AddBeforeMainAction; }

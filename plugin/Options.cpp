@@ -6,11 +6,15 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Options.h"
+#include "KfenceHooks.h"
+
+#include "klto/LLVMAdapter.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/ErrorHandling.h"
 
 #include <iterator>
 
@@ -89,9 +93,26 @@ bool Options::parse(const std::string &ArgStr, std::string &Error) {
   return false;
 }
 
-void Options::finish() {
-  // C++ operators only make sense with the C hooks.
-  Kfence |= KfenceCxx;
+bool Options::finish(std::string &Error) {
+  // C++ operators and project allocators only make sense with the C hooks,
+  // and naming them says KFENCE is wanted.
+  Kfence |= KfenceCxx || !KfenceAllocators.empty();
+  // Presets and patterns are read as the linker reads --kinit-table.
+  std::vector<std::string> Specs;
+  for (const std::string &T : Tables) {
+    std::string Err = TableList::read(T, Specs);
+    if (!Err.empty()) {
+      Error = "table=" + T + ": " + Err;
+      return false;
+    }
+  }
+  Tables = std::move(Specs);
+  for (const std::string &Spec : KfenceAllocators) {
+    Error = checkKfenceAllocator(Spec);
+    if (!Error.empty())
+      return false;
+  }
+  return true;
 }
 
 static std::string spelling(const OptionInfo &O) {
@@ -146,7 +167,9 @@ Options optionsFromCommandLine() {
 #define KLTO_PLUGIN_LIST(Field, Name, MetaVar, Help)                           \
   O.Field.assign(Cl##Field.begin(), Cl##Field.end());
 #include "Options.def"
-  O.finish();
+  std::string Error;
+  if (!O.finish(Error))
+    report_fatal_error(Twine("klto: ") + Error, /*gen_crash_diag=*/false);
   return O;
 }
 

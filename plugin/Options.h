@@ -27,8 +27,10 @@ struct Options {
   /// sets Error.
   bool parse(const std::string &Arg, std::string &Error);
 
-  /// What one option implies of another, after all are read.
-  void finish();
+  /// What one option implies of another, after all are read, and the
+  /// checks of values that need the list of the runtime's hooks; on
+  /// failure returns false and sets Error.
+  bool finish(std::string &Error);
 
   /// The option list, for error messages and --help style output.
   static std::string usage();

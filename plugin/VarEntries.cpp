@@ -91,7 +91,17 @@ void nameVarEntry(NamingContext &Ctx, GlobalVariable &GV,
                   unsigned long long Counter, unsigned Line, Site Where) {
   StringRef Table = GV.getSection();
   const GlobalValue *Fn = registeredFunction(GV.getInitializer(), 0);
-  std::string FnName = (Fn ? Fn->getName() : GV.getName()).str();
+  // The id names the function; an entry without one (0, &data) would be
+  // ordered under a made-up name nobody registered.
+  if (!Fn) {
+    Ctx.Diags.report(Reporter::Level::Error, Where,
+                     "entry '" + GV.getName() + "' in table '" + Table +
+                         "' references no function, so it cannot be given a "
+                         "unique name; it was left unchanged and will not be "
+                         "ordered");
+    return;
+  }
+  std::string FnName = Fn->getName().str();
   if (!klto_is_symbol_name(toKStr(FnName))) {
     Ctx.Diags.report(Reporter::Level::Error, Where,
                      "cannot give the entry '" + GV.getName() + "' in '" +

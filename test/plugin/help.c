@@ -5,13 +5,13 @@
 // RUN: llvm-nm %t.o | FileCheck %s --check-prefix=OBJ
 // CHECK:      klto plugin options, each given as -fplugin-arg-klto-<option>:
 // CHECK-NEXT:   modname=<name> module name for entry ids
-// CHECK-NEXT:   table=<section>[,...] tables beyond Linux's
+// CHECK-NEXT:   table=<table>[,...] tables beyond Linux's initcall tables: section names, '*' patterns or presets
 // CHECK-NEXT:   [no-]stubs point asm references to statics at stubs and aliases (default on)
 // CHECK-NEXT:   [no-]keep-asm-refs keep symbols that only inline asm names alive under LTO (default on)
 // CHECK-NEXT:   [no-]verbose print every action to stderr (default off)
 // CHECK-NEXT:   [no-]kfence redirect allocation calls to the KFENCE runtime (default off)
 // CHECK-NEXT:   [no-]kfence-cxx with kfence (implied), C++ operator new and delete too (default off)
-// CHECK-NEXT:   kfence-alloc=<fn>[:<libc fn>][,...] project allocators to redirect
+// CHECK-NEXT:   kfence-alloc=<fn>[:<libc fn>][,...] project allocators to redirect (implies kfence)
 // CHECK-NEXT:   help print this list; the compile goes on
 // OBJ: T main
 int main(void) { return 0; }

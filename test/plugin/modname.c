@@ -6,6 +6,10 @@
 // RUN:   '-DKBUILD_MODNAME="ignored"' %s -o - | FileCheck %s --check-prefix=OPT
 // RUN: %clang -S -emit-llvm -fplugin=%plugin '-DKBUILD_MODNAME="snd-hda,intel"' %s -o - \
 // RUN:   | FileCheck %s --check-prefix=KBUILD
+// Old kbuild (barebox, U-Boot) spells it KBUILD_STR(name), a macro that
+// stringifies its argument.
+// RUN: %clang -S -emit-llvm -fplugin=%plugin '-DKBUILD_STR(s)=#s' '-DKBUILD_MODNAME=KBUILD_STR(fs-ext)' \
+// RUN:   %s -o - | FileCheck %s --check-prefix=STR
 // RUN: %clang -S -emit-llvm -fplugin=%plugin -D__KBUILD_MODNAME=kmod_new \
 // RUN:   '-DKBUILD_MODNAME="old"' %s -o - | FileCheck %s --check-prefix=NEW
 // RUN: cd %t && %clang -S -emit-llvm -fplugin=%plugin a/foo.c -o a.ll
@@ -19,6 +23,7 @@
 static int init(void) { return 0; }
 static int (*__initcall_init6)(void) __attribute__((used, section(".initcall6.init"))) = init;
 
-// OPT: @__initcall__kmod_opt__0_20_init6
-// KBUILD: @__initcall__kmod_snd_hda_intel__0_20_init6
-// NEW: @__initcall__kmod_new__0_20_init6
+// OPT: @__initcall__kmod_opt__0_24_init6
+// KBUILD: @__initcall__kmod_snd_hda_intel__0_24_init6
+// STR: @__initcall__kmod_fs_ext__0_24_init6
+// NEW: @__initcall__kmod_new__0_24_init6

@@ -25,10 +25,23 @@ inline llvm::StringRef fromKStr(klto_str S) { return {S.p, S.n}; }
 /// caller's and must outlive the list.
 class TableList {
 public:
-  explicit TableList(llvm::ArrayRef<std::string> Names) {
+  explicit TableList(llvm::ArrayRef<std::string> Names) { assign(Names); }
+  /// In place, so that holders of get() see the new names.
+  void assign(llvm::ArrayRef<std::string> Names) {
+    Ptrs.clear();
     for (const std::string &N : Names)
       Ptrs.push_back(N.c_str());
     Tables = {Ptrs.data(), Ptrs.size()};
+  }
+
+  /// Reads a table option's value (klto_read_table_specs) into `Specs`;
+  /// returns the error, or an empty string.
+  static std::string read(llvm::StringRef Value,
+                          std::vector<std::string> &Specs) {
+    char Err[256];
+    if (klto_read_table_specs(toKStr(Value), addSpec, &Specs, Err, sizeof(Err)))
+      return "";
+    return Err;
   }
   TableList(const TableList &) = delete;
   TableList &operator=(const TableList &) = delete;
@@ -36,6 +49,11 @@ public:
   const klto_tables &get() const { return Tables; }
 
 private:
+  static void addSpec(void *Specs, klto_str Spec) {
+    static_cast<std::vector<std::string> *>(Specs)->emplace_back(Spec.p,
+                                                                 Spec.n);
+  }
+
   std::vector<const char *> Ptrs;
   klto_tables Tables;
 };

@@ -46,11 +46,36 @@ typedef void (*klto_diag_fn)(void *ctx, enum klto_diag_level level,
                              size_t where, const char *message);
 
 /* A set of table (section) names that hold entries: Linux's initcall tables
- * always, plus tables a project adds. */
+ * always, plus the table specs a project adds. A spec is a section name or
+ * a pattern in which each '*' matches any run of characters; no table name
+ * has "..", which separates an entry's table from its id, so a pattern
+ * never matches a name with "..". */
 struct klto_tables {
-  const char **extra; /* NUL-terminated names owned by the caller */
+  const char **extra; /* NUL-terminated specs owned by the caller */
   size_t n_extra;
 };
+
+/* Index in tables->extra of the first spec that matches `section`, or -1.
+ * The one place a section name is matched against the specs. */
+long klto_table_spec(const struct klto_tables *tables, struct klto_str section);
+
+/* Whether `spec` has a '*' (a pattern, not a name). */
+bool klto_is_table_pattern(const char *spec);
+
+/* Reads a table option's value, as both tools take it: a comma list of
+ * specs and presets (klto/table_presets.def), each preset standing for its
+ * specs. Calls `add` for each spec, in order. On a bad item returns false
+ * and writes why into `err` (snprintf semantics), naming the item. */
+bool klto_read_table_specs(struct klto_str value,
+                           void (*add)(void *ctx, struct klto_str spec),
+                           void *ctx, char *err, size_t err_size);
+
+/* The presets, in table_presets.def's order. */
+struct klto_table_preset {
+  const char *name, *specs, *description;
+};
+extern const struct klto_table_preset klto_table_presets[];
+extern const size_t klto_n_table_presets;
 
 /* Linux initcall level of a table section name, or false.
  * ".initcall6.init" -> "6", ".initcall3s.init" -> "3s",
@@ -131,7 +156,9 @@ size_t klto_format_id(char *buf, size_t size, struct klto_str modname,
                       struct klto_str fn);
 
 /* Linux's name-fix: "kmod_" + name with '-' and ',' turned into '_'. Any other
- * byte that cannot appear in a symbol also becomes '_'. snprintf semantics. */
+ * byte that cannot appear in a symbol also becomes '_'. `kbuild_modname` is
+ * the macro's spelling: "\"name\"", or KBUILD_STR(name) as barebox and
+ * U-Boot define it. snprintf semantics. */
 size_t klto_kbuild_modname(char *buf, size_t size, struct klto_str kbuild_modname);
 
 /* The default modname for a translation unit with no KBUILD_MODNAME:

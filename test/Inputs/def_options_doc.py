@@ -1,0 +1,43 @@
+#!/usr/bin/env python3
+"""Checks a doc's option table against the .def file that is the one list of
+those options (plugin/Options.def, lld-ext/KltoOptions.def): the same
+options in the same order, each spelled as the tool takes it. The table is
+the first one after the doc's "## Options" heading; its first column holds
+the spellings. Prints each difference."""
+import re
+import sys
+
+definition, doc = sys.argv[1], sys.argv[2]
+
+def strings(args):
+    return re.findall(r'"((?:[^"\\]|\\.)*)"', args)
+
+def spellings(kind, args):
+    """What the first column must say for one line of the .def."""
+    s = strings(args)
+    if kind == "KLTO_PLUGIN_FLAG":
+        return "`%s`, `no-%s`" % (s[0], s[0])
+    if kind == "KLTO_PLUGIN_VALUE":
+        return "`%s=%s`" % (s[0], s[1])
+    if kind == "KLTO_PLUGIN_LIST":
+        return "`%s=%s[,…]`" % (s[0], s[1])
+    if kind == "KLTO_FLAG":
+        return "`--%s`" % s[0]
+    if kind == "KLTO_VALUE":
+        return "`--%s=%s`" % (s[0], s[1])
+    raise SystemExit("unknown option kind " + kind)
+
+text = re.sub(r"//.*", "", open(definition).read())
+want = [spellings(m.group(1), m.group(2)) for m in
+        re.finditer(r"^(KLTO_\w+)\((.*?)\)\s*$", text, re.S | re.M)]
+
+section = open(doc).read().split("\n## Options\n", 1)[1]
+table = re.search(r"^\|.*?(?=\n[^|]|\Z)", section, re.S | re.M).group(0)
+rows = [line.split(" | ")[0][2:] for line in table.splitlines()[2:]]
+errors = ["%s: docs have %s" % (w, r) for w, r in zip(want, rows) if w != r]
+errors += ["%s: not in the docs" % w for w in want[len(rows):]]
+errors += ["%s: not in %s" % (r, definition) for r in rows[len(want):]]
+for e in errors:
+    print(e)
+print("%d options, %d differences" % (len(want), len(errors)))
+sys.exit(1 if errors else 0)
