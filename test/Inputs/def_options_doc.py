@@ -4,13 +4,14 @@ those options (plugin/Options.def, lld-ext/KltoOptions.def): the same
 options in the same order, each spelled as the tool takes it. The table is
 the first one after the doc's "## Options" heading; its first column holds
 the spellings. Prints each difference."""
+import os
 import re
 import sys
 
-definition, doc = sys.argv[1], sys.argv[2]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from option_lists import c_strings as strings, entries
 
-def strings(args):
-    return re.findall(r'"((?:[^"\\]|\\.)*)"', args)
+definition, doc = sys.argv[1], sys.argv[2]
 
 def spellings(kind, args):
     """What the first column must say for one line of the .def."""
@@ -27,9 +28,7 @@ def spellings(kind, args):
         return "`--%s=%s`" % (s[0], s[1])
     raise SystemExit("unknown option kind " + kind)
 
-text = re.sub(r"//.*", "", open(definition).read())
-want = [spellings(m.group(1), m.group(2)) for m in
-        re.finditer(r"^(KLTO_\w+)\((.*?)\)\s*$", text, re.S | re.M)]
+want = [spellings(macro, args) for macro, args in entries(definition)]
 
 section = open(doc).read().split("\n## Options\n", 1)[1]
 table = re.search(r"^\|.*?(?=\n[^|]|\Z)", section, re.S | re.M).group(0)

@@ -2,21 +2,21 @@
 """Checks docs/kfence.md's option table against runtime/kfence/options.inc,
 the one list of KFENCE_OPTIONS: the same options in the same order, with
 the same default, range and description. Prints each difference."""
+import os
 import re
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "Inputs"))
+from option_lists import c_strings, entries
+
 inc, doc = sys.argv[1], sys.argv[2]
 
-def c_strings(text):
-    return "".join(re.findall(r'"((?:[^"\\]|\\.)*)"', text))
-
 options = []
-for m in re.finditer(r"^KFENCE_OPTION\((.*?)\)\s*$", open(inc).read(),
-                     re.S | re.M):
-    body = m.group(1)
+for _, body in entries(inc):
     head, desc = body.split('"', 1)
     kind, name, default, lo, hi = [f.strip() for f in head.split(",")[:5]]
-    options.append((kind, name, default, lo, hi, c_strings('"' + desc)))
+    options.append((kind, name, default, lo, hi, "".join(c_strings('"' + desc))))
 
 def shown(kind, default, lo, hi):
     if kind == "bool":

@@ -9,21 +9,16 @@ OPTIONS section gives its .TP entries, and prints each name only one side
 has, then "<n> options, <m> differences". Extra names are options the page
 documents that the list does not hold (the plugin's `help`).
 """
+import os
 import re
 import sys
 
-ENTRY = re.compile(r'^\s*(?:KLTO_FLAG|KLTO_VALUE|KLTO_PLUGIN_FLAG|KLTO_PLUGIN_VALUE|'
-                   r'KLTO_PLUGIN_LIST)\(\s*\w+\s*,\s*"([^"]+)"'
-                   r'|^\s*KFENCE_OPTION\(\s*\w+\s*,\s*(\w+)\s*,')
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import option_lists
 
 
 def listed(path):
-    names = []
-    for line in open(path):
-        m = ENTRY.match(line)
-        if m:
-            names.append(m.group(1) or m.group(2))
-    return names
+    return [option_lists.name(macro, args) for macro, args in option_lists.entries(path)]
 
 
 def roff_text(line):
