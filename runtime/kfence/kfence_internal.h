@@ -31,6 +31,8 @@ enum kfence_side { KFENCE_SIDE_RANDOM, KFENCE_SIDE_LEFT, KFENCE_SIDE_RIGHT };
 typedef unsigned long kfence_opt_ulong;
 typedef bool kfence_opt_bool;
 typedef enum kfence_side kfence_opt_side;
+/* Room for the longest log_path (options.inc) and ".<pid>". */
+typedef char kfence_opt_path[4096];
 
 struct kfence_options {
 #define KFENCE_OPTION(type, name, def, min, max, desc) kfence_opt_##type name;

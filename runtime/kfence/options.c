@@ -18,7 +18,7 @@ struct kfence_options kfence_opts = {
 #include "options.inc"
 };
 
-enum option_kind { OPT_ulong, OPT_bool, OPT_side };
+enum option_kind { OPT_ulong, OPT_bool, OPT_side, OPT_path };
 
 struct option_desc {
   const char *name;
@@ -47,6 +47,10 @@ static _Noreturn void bad_value(const struct option_desc *opt, const char *value
   case OPT_side:
     fprintf(stderr, "expected random, left or right\n");
     break;
+  case OPT_path:
+    fprintf(stderr, "expected a file name prefix of 1 to %lu bytes\n",
+            opt->max);
+    break;
   }
   exit(1);
 }
@@ -57,6 +61,13 @@ static bool equals(const char *s, int len, const char *word) {
 
 static void set_option(const struct option_desc *opt, const char *value,
                        int len) {
+  if (opt->kind == OPT_path) {
+    if (len == 0 || (unsigned long)len > opt->max)
+      bad_value(opt, value, len);
+    memcpy(opt->field, value, (size_t)len);
+    ((char *)opt->field)[len] = '\0';
+    return;
+  }
   if (opt->kind == OPT_side) {
     enum kfence_side *side = opt->field;
     if (equals(value, len, "random"))

@@ -44,19 +44,44 @@
 static int log_fd = -1;
 static dev_t log_dev;
 static ino_t log_ino;
+/* With log_path: the process the file is named after. A child of fork()
+ * gets a file of its own at its first report. */
+static pid_t log_pid;
 
-void kfence_log_open(void) {
+/* Opens <log_path>.<pid>, or duplicates stderr, as the descriptor above. */
+static bool log_open_for(pid_t pid) {
   struct stat st;
-  int fd = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
+  int fd;
+  if (kfence_opts.log_path[0]) {
+    char path[sizeof(kfence_opts.log_path) + 16];
+    snprintf(path, sizeof(path), "%s.%d", kfence_opts.log_path, (int)pid);
+    fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  } else {
+    fd = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
+  }
   if (fd < 0)
-    return;
+    return false;
   if (fstat(fd, &st) != 0) {
     close(fd);
-    return;
+    return false;
   }
+  if (log_fd >= 0)
+    close(log_fd);
   log_dev = st.st_dev;
   log_ino = st.st_ino;
+  log_pid = pid;
   log_fd = fd;
+  return true;
+}
+
+/* A log_path that cannot be written is a configuration error, as a bad
+ * option value is (options.c): refuse to start rather than lose reports. */
+void kfence_log_open(void) {
+  if (log_open_for(getpid()) || !kfence_opts.log_path[0])
+    return;
+  fprintf(stderr, "kfence: KFENCE_OPTIONS: cannot open log_path %s.%d: %s\n",
+          kfence_opts.log_path, (int)getpid(), strerror(errno));
+  exit(1);
 }
 
 static void write_all(int fd, const char *buf, size_t len) {
@@ -74,6 +99,8 @@ static void write_all(int fd, const char *buf, size_t len) {
 /* One fstat(): reports are rare, and a wrong file is worse than a call. */
 static int log_target(void) {
   struct stat st;
+  if (kfence_opts.log_path[0] && log_pid != getpid())
+    log_open_for(getpid());
   if (log_fd >= 0 && fstat(log_fd, &st) == 0 && st.st_dev == log_dev &&
       st.st_ino == log_ino)
     return log_fd;

@@ -18,6 +18,12 @@ def entries(path):
             re.finditer(r"^((?:KLTO|KFENCE)_\w+)\((.*?)\)\s*$", text, re.S | re.M)]
 
 
+def fields(args):
+    """The macro's arguments, split at the commas outside string literals."""
+    parts = re.findall(r'(?:"(?:[^"\\]|\\.)*"|[^,"])+', args)
+    return [p.strip() for p in parts]
+
+
 def name(macro, args):
     """The option's name as users write it."""
     if macro == "KFENCE_OPTION":

@@ -8,19 +8,20 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "..", "Inputs"))
-from option_lists import c_strings, entries
+from option_lists import c_strings, entries, fields
 
 inc, doc = sys.argv[1], sys.argv[2]
 
 options = []
 for _, body in entries(inc):
-    head, desc = body.split('"', 1)
-    kind, name, default, lo, hi = [f.strip() for f in head.split(",")[:5]]
-    options.append((kind, name, default, lo, hi, "".join(c_strings('"' + desc))))
+    kind, name, default, lo, hi, desc = fields(body)
+    options.append((kind, name, default, lo, hi, "".join(c_strings(desc))))
 
 def shown(kind, default, lo, hi):
     if kind == "bool":
         return default, "0, 1"
+    if kind == "path":
+        return "none", "a file name prefix, up to %s bytes" % hi
     if kind == "side":
         return "`%s`" % default.split("_")[-1].lower(), "`random`, `left`, `right`"
     shift = re.fullmatch(r"1ul << (\d+)", hi)
