@@ -251,6 +251,25 @@ struct kfence_report {
   int nr_bytes;
 };
 
+/* ---- frames (symbols.c) -------------------------------------------------- */
+
+#define KFENCE_BUILD_ID_MAX 32 /* bytes; GNU build ids are 20 (SHA-1) */
+
+/* What is known of one PC of a stack. */
+struct kfence_frame {
+  uintptr_t pc;
+  const char *module;   /* path of the module holding pc; NULL if none */
+  uintptr_t offset;     /* pc - the module's load bias: its ELF address */
+  char build_id[KFENCE_BUILD_ID_MAX * 2 + 1]; /* hex; "" if none */
+  char function[128];   /* "" if no symbol covers pc */
+  uintptr_t function_offset;
+  size_t function_size;
+};
+
+/* No heap; see symbols.c for what it reads. */
+void kfence_resolve_frame(uintptr_t pc, struct kfence_frame *f) KFENCE_HIDDEN;
+const char *kfence_module_basename(const char *path) KFENCE_HIDDEN;
+
 /* Prints the report; aborts if panic_on_warn. */
 void kfence_report_error(const struct kfence_report *r) KFENCE_HIDDEN;
 /*

@@ -1,33 +1,25 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 /*
- * Stacks, symbols and the KFENCE-format reports, stats and object listing.
+ * Stacks and the KFENCE-format reports, stats and object listing.
  *
  * Reports are printed from the SIGSEGV handler, so this file takes no heap
  * memory: a report is formatted into a static buffer (one write() keeps
- * concurrent reports from interleaving). A frame is named by dladdr1()
- * (glibc's lookup: no heap, under the loader's lock, which is recursive,
- * so a fault raised inside the loader on the same thread does not
- * deadlock) and, where that finds no symbol, by mapping the module's ELF
- * file and reading its .symtab (open, mmap and munmap: system calls, no
- * heap), which also finds the static functions dladdr() cannot see. Not
- * async-signal-safe by POSIX's list, but safe here: the handler reports
- * a fault in program code that touched a KFENCE object, and neither path
- * takes a lock malloc holds.
+ * concurrent reports from interleaving), and frames are named by
+ * symbols.c, which reads mapped ELF headers and files but allocates
+ * nothing. Not async-signal-safe by POSIX's list, but safe here: the
+ * handler reports a fault in program code that touched a KFENCE object,
+ * and neither path takes a lock malloc holds.
  */
 #define _GNU_SOURCE
 #include "kfence_internal.h"
 
-#include <dlfcn.h>
-#include <elf.h>
 #include <errno.h>
 #include <execinfo.h>
 #include <fcntl.h>
-#include <link.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -166,119 +158,18 @@ void kfence_report_init(void) {
   backtrace(&frame, 1);
 }
 
-struct module {
-  uintptr_t pc, bias;
-  const char *path;
-};
-
-static int find_module(struct dl_phdr_info *info, size_t size, void *data) {
-  (void)size;
-  struct module *m = data;
-  for (int i = 0; i < info->dlpi_phnum; i++) {
-    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-    if (ph->p_type == PT_LOAD &&
-        m->pc - (info->dlpi_addr + ph->p_vaddr) < ph->p_memsz) {
-      m->bias = info->dlpi_addr;
-      m->path = info->dlpi_name;
-      return 1;
-    }
-  }
-  return 0;
-}
-
-struct symbol {
-  char name[128];
-  uintptr_t offset;
-  size_t size;
-};
-
-/* The function symbol covering @vaddr in the ELF file @path: .symtab if the
- * file has one, else .dynsym. */
-static bool elf_symbol(const char *path, uintptr_t vaddr, struct symbol *sym) {
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return false;
-  struct stat st;
-  void *map = MAP_FAILED;
-  if (fstat(fd, &st) == 0 && (size_t)st.st_size >= sizeof(ElfW(Ehdr)))
-    map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-  close(fd);
-  if (map == MAP_FAILED)
-    return false;
-  const char *file = map;
-  size_t file_size = (size_t)st.st_size;
-  const ElfW(Ehdr) *eh = map;
-  bool found = false;
-  if (memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
-      eh->e_ident[EI_CLASS] != (sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32) ||
-      eh->e_shentsize != sizeof(ElfW(Shdr)) ||
-      eh->e_shoff + (size_t)eh->e_shnum * sizeof(ElfW(Shdr)) > file_size)
-    goto out;
-  const ElfW(Shdr) *sh = (const ElfW(Shdr) *)(file + eh->e_shoff);
-  const ElfW(Shdr) *table = NULL;
-  for (int i = 0; i < eh->e_shnum; i++) {
-    if (sh[i].sh_type == SHT_SYMTAB)
-      table = &sh[i];
-    else if (sh[i].sh_type == SHT_DYNSYM && !table)
-      table = &sh[i];
-  }
-  if (!table || table->sh_link >= eh->e_shnum ||
-      table->sh_offset + table->sh_size > file_size)
-    goto out;
-  const ElfW(Shdr) *strtab = &sh[table->sh_link];
-  if (strtab->sh_offset + strtab->sh_size > file_size)
-    goto out;
-  const ElfW(Sym) *syms = (const ElfW(Sym) *)(file + table->sh_offset);
-  size_t nr = table->sh_size / sizeof(ElfW(Sym));
-  for (size_t i = 0; i < nr; i++) {
-    const ElfW(Sym) *s = &syms[i];
-    int type = ELF64_ST_TYPE(s->st_info);
-    if ((type != STT_FUNC && type != STT_GNU_IFUNC) || s->st_shndx == SHN_UNDEF ||
-        !s->st_size || vaddr - s->st_value >= s->st_size ||
-        s->st_name >= strtab->sh_size)
-      continue;
-    const char *name = file + strtab->sh_offset + s->st_name;
-    size_t max = strtab->sh_size - s->st_name;
-    size_t len = strnlen(name, max < sizeof(sym->name) ? max : sizeof(sym->name) - 1);
-    memcpy(sym->name, name, len);
-    sym->name[len] = '\0';
-    sym->offset = vaddr - s->st_value;
-    sym->size = s->st_size;
-    found = true;
-    break;
-  }
-out:
-  munmap(map, file_size);
-  return found;
-}
-
 /* " func+0xoff/0xsize", or " 0xpc (module+0xoff)" when no symbol covers it. */
 static void print_frame(struct out *o, uintptr_t pc) {
-  Dl_info info;
-  const ElfW(Sym) *es = NULL;
-  if (dladdr1((void *)pc, &info, (void **)&es, RTLD_DL_SYMENT) && es &&
-      info.dli_sname && pc - (uintptr_t)info.dli_saddr < es->st_size) {
-    out_printf(o, " %s+0x%lx/0x%lx\n", info.dli_sname,
-               (unsigned long)(pc - (uintptr_t)info.dli_saddr),
-               (unsigned long)es->st_size);
-    return;
-  }
-  struct module m = {.pc = pc};
-  if (!dl_iterate_phdr(find_module, &m)) {
+  struct kfence_frame f;
+  kfence_resolve_frame(pc, &f);
+  if (f.function[0])
+    out_printf(o, " %s+0x%lx/0x%lx\n", f.function,
+               (unsigned long)f.function_offset, (unsigned long)f.function_size);
+  else if (f.module)
+    out_printf(o, " 0x%lx (%s+0x%lx)\n", (unsigned long)pc,
+               kfence_module_basename(f.module), (unsigned long)f.offset);
+  else
     out_printf(o, " 0x%lx\n", (unsigned long)pc);
-    return;
-  }
-  const char *path = m.path && *m.path ? m.path : "/proc/self/exe";
-  struct symbol sym;
-  if (elf_symbol(path, pc - m.bias, &sym)) {
-    out_printf(o, " %s+0x%lx/0x%lx\n", sym.name, (unsigned long)sym.offset,
-               (unsigned long)sym.size);
-    return;
-  }
-  const char *base = m.path && *m.path ? strrchr(m.path, '/') : NULL;
-  out_printf(o, " 0x%lx (%s+0x%lx)\n", (unsigned long)pc,
-             base ? base + 1 : (m.path && *m.path ? m.path : program_invocation_short_name),
-             (unsigned long)(pc - m.bias));
 }
 
 static void print_stack(struct out *o, const struct kfence_track *t) {
