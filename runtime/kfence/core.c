@@ -289,7 +289,7 @@ bool kfence_free_guarded(void *ptr, const void *caller) {
   long i = kfence_object_index((uintptr_t)ptr);
   struct kfence_metadata *m = i >= 0 ? &kfence_metadata[i] : NULL;
   if (!m || m->state != KFENCE_OBJECT_ALLOCATED || m->addr != (uintptr_t)ptr) {
-    r.type = KFENCE_ERROR_INVALID_FREE;
+    r.type = KFENCE_BUG_INVALID_FREE;
     if (m && m->state != KFENCE_OBJECT_UNUSED) {
       snapshot(i, &copy);
       r.meta = &copy;
@@ -306,7 +306,7 @@ bool kfence_free_guarded(void *ptr, const void *caller) {
     }
     if (bad) {
       /* Show up to 16 bytes, not past the end of that redzone. */
-      r.type = KFENCE_ERROR_CORRUPTION;
+      r.type = KFENCE_BUG_MEMORY_CORRUPTION;
       r.addr = bad;
       r.nr_bytes = (int)(end - bad < 16 ? end - bad : 16);
       for (int b = 0; b < r.nr_bytes; b++) {
@@ -403,9 +403,9 @@ bool kfence_handle_page_fault(uintptr_t addr, bool is_write,
     long right = (long)(page_nr + 1) / 2 - 1;
     size_t dl = oob_distance(left, addr), dr = oob_distance(right, addr);
     long blamed = dl <= dr ? left : right;
-    r.type = KFENCE_ERROR_INVALID;
+    r.type = KFENCE_BUG_INVALID_ACCESS;
     if ((dl <= dr ? dl : dr) != SIZE_MAX) {
-      r.type = KFENCE_ERROR_OOB;
+      r.type = KFENCE_BUG_OUT_OF_BOUNDS;
       snapshot(blamed, &copy);
       r.meta = &copy;
       r.index = blamed;
@@ -421,7 +421,7 @@ bool kfence_handle_page_fault(uintptr_t addr, bool is_write,
       bug = false;
       break;
     case KFENCE_OBJECT_FREED:
-      r.type = KFENCE_ERROR_UAF;
+      r.type = KFENCE_BUG_USE_AFTER_FREE;
       snapshot(i, &copy);
       r.meta = &copy;
       r.index = i;
@@ -434,7 +434,7 @@ bool kfence_handle_page_fault(uintptr_t addr, bool is_write,
       opened = set_protection(page, true);
       break;
     case KFENCE_OBJECT_UNUSED:
-      r.type = KFENCE_ERROR_INVALID;
+      r.type = KFENCE_BUG_INVALID_ACCESS;
       opened = set_protection(page, true);
       break;
     }

@@ -228,16 +228,8 @@ size_t kfence_bootstrap_size(const void *ptr) KFENCE_HIDDEN;
 
 /* ---- reports (report.c) ---------------------------------------------------- */
 
-enum kfence_error_type {
-  KFENCE_ERROR_OOB,
-  KFENCE_ERROR_UAF,
-  KFENCE_ERROR_CORRUPTION,
-  KFENCE_ERROR_INVALID,
-  KFENCE_ERROR_INVALID_FREE,
-};
-
 struct kfence_report {
-  enum kfence_error_type type;
+  enum kfence_bug_kind type;
   bool is_write;
   uintptr_t addr;
   /* Snapshot of the object, NULL when no object is involved. */
@@ -245,7 +237,7 @@ struct kfence_report {
   long index; /* kfence-#index */
   /* Where it happened: the faulting code, or the caller of free(). */
   const struct kfence_track *stack;
-  /* KFENCE_ERROR_CORRUPTION: the bytes shown after the address. */
+  /* KFENCE_BUG_MEMORY_CORRUPTION: the bytes shown after the address. */
   const uint8_t *bytes;
   const uint8_t *expected;
   int nr_bytes;

@@ -110,9 +110,13 @@ void kfence_log_printf(const char *fmt, ...) {
               (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
 }
 
-/* Protects report_buf and keeps reports whole when threads race. */
+/* Protects report_buf, json_buf and the callback, and keeps reports whole
+ * when threads race. */
 pthread_mutex_t kfence_report_lock = PTHREAD_MUTEX_INITIALIZER;
 static char report_buf[32768];
+static char json_buf[32768];
+static kfence_report_fn report_fn;
+static void *report_arg;
 atomic_ulong kfence_stat_bugs;
 
 #define RULE "=================================================================="
@@ -202,8 +206,8 @@ static void print_object(struct out *o, const struct kfence_metadata *m, long i)
  */
 static void print_reuse_note(struct out *o, const struct kfence_report *r) {
   const struct kfence_metadata *m = r->meta;
-  bool dangling = r->type == KFENCE_ERROR_UAF ||
-                  (r->type == KFENCE_ERROR_INVALID_FREE &&
+  bool dangling = r->type == KFENCE_BUG_USE_AFTER_FREE ||
+                  (r->type == KFENCE_BUG_INVALID_FREE &&
                    m->state == KFENCE_OBJECT_FREED);
   if (!dangling || m->owners < 2)
     return;
@@ -215,6 +219,137 @@ static void print_reuse_note(struct out *o, const struct kfence_report *r) {
              outside ? "The address is outside that object: the pointer is "
                        "to an earlier object of this slot."
                      : "The pointer may be to an earlier object of this slot.");
+}
+
+/* The kernel's measure (mm/kfence/report.c), GWP-ASan's too: right of the
+ * object counts from its start, so p[32] of 32 bytes is "32B right". */
+static size_t oob_distance(const struct kfence_report *r, bool *left) {
+  const struct kfence_metadata *m = r->meta;
+  *left = r->addr < m->addr;
+  return *left ? m->addr - r->addr : r->addr - m->addr;
+}
+
+/* The kind's name in JSON; the text headlines spell it the kernel's way. */
+static const char *const json_kind[] = {
+    [KFENCE_BUG_OUT_OF_BOUNDS] = "out-of-bounds",
+    [KFENCE_BUG_USE_AFTER_FREE] = "use-after-free",
+    [KFENCE_BUG_MEMORY_CORRUPTION] = "memory-corruption",
+    [KFENCE_BUG_INVALID_ACCESS] = "invalid-access",
+    [KFENCE_BUG_INVALID_FREE] = "invalid-free",
+};
+
+/* A JSON string: quotes, backslashes and control bytes escaped. */
+static void json_string(struct out *o, const char *s) {
+  out_printf(o, "\"");
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\')
+      out_printf(o, "\\%c", c);
+    else if (c < 0x20)
+      out_printf(o, "\\u%04x", c);
+    else
+      out_printf(o, "%c", c);
+  }
+  out_printf(o, "\"");
+}
+
+static void json_frame(struct out *o, uintptr_t pc) {
+  struct kfence_frame f;
+  kfence_resolve_frame(pc, &f);
+  out_printf(o, "{\"pc\":\"0x%lx\"", (unsigned long)pc);
+  if (f.module) {
+    out_printf(o, ",\"module\":");
+    json_string(o, f.module);
+    out_printf(o, ",\"build_id\":\"%s\",\"offset\":\"0x%lx\"", f.build_id,
+               (unsigned long)f.offset);
+  }
+  if (f.function[0]) {
+    out_printf(o, ",\"function\":");
+    json_string(o, f.function);
+    out_printf(o, ",\"function_offset\":\"0x%lx\",\"function_size\":\"0x%lx\"",
+               (unsigned long)f.function_offset, (unsigned long)f.function_size);
+  }
+  out_printf(o, "}");
+}
+
+static void json_stack(struct out *o, const char *key,
+                       const struct kfence_track *t) {
+  out_printf(o, "\"%s\":{\"task\":%d,\"frames\":[", key, (int)t->tid);
+  for (int i = 0; i < t->nr_frames; i++) {
+    if (i)
+      out_printf(o, ",");
+    json_frame(o, t->frames[i]);
+  }
+  out_printf(o, "]}");
+}
+
+/* The report as one JSON object on one line (fields: docs/kfence.md). */
+static void format_json(struct out *o, const struct kfence_report *r,
+                        int cpu, const char *comm) {
+  out_printf(o, "{\"kfence\":1,\"kind\":\"%s\"", json_kind[r->type]);
+  if (r->type != KFENCE_BUG_MEMORY_CORRUPTION && r->type != KFENCE_BUG_INVALID_FREE)
+    out_printf(o, ",\"access\":\"%s\"", r->is_write ? "write" : "read");
+  out_printf(o, ",\"address\":\"0x%lx\"", (unsigned long)r->addr);
+  if (r->type == KFENCE_BUG_OUT_OF_BOUNDS) {
+    bool left;
+    size_t distance = oob_distance(r, &left);
+    out_printf(o, ",\"distance\":%zu,\"side\":\"%s\"", distance,
+               left ? "left" : "right");
+  }
+  out_printf(o, ",");
+  json_stack(o, "stack", r->stack);
+  const struct kfence_metadata *m = r->meta;
+  if (m) {
+    out_printf(o,
+               ",\"object\":{\"index\":%ld,\"start\":\"0x%lx\",\"size\":%zu,"
+               "\"cache\":\"malloc\",\"state\":\"%s\",\"slot_objects\":%lu,",
+               r->index, (unsigned long)m->addr, m->size,
+               m->state == KFENCE_OBJECT_FREED ? "freed" : "allocated",
+               m->owners);
+    json_stack(o, "allocated_by", &m->alloc_track);
+    if (m->state == KFENCE_OBJECT_FREED) {
+      out_printf(o, ",");
+      json_stack(o, "freed_by", &m->free_track);
+    }
+    out_printf(o, "}");
+  }
+  out_printf(o, ",\"cpu\":%d,\"pid\":%d,\"comm\":", cpu, (int)getpid());
+  json_string(o, comm);
+  out_printf(o, "}");
+}
+
+void kfence_set_report_callback(kfence_report_fn fn, void *arg) {
+  pthread_mutex_lock(&kfence_report_lock);
+  report_fn = fn;
+  report_arg = arg;
+  pthread_mutex_unlock(&kfence_report_lock);
+}
+
+static struct kfence_bug_stack bug_stack(const struct kfence_track *t) {
+  return (struct kfence_bug_stack){t->tid, t->nr_frames, t->frames};
+}
+
+static void call_back(const struct kfence_report *r, const char *text,
+                      const char *json) {
+  const struct kfence_metadata *m = r->meta;
+  struct kfence_bug bug = {
+      .kind = r->type,
+      .is_write = r->is_write,
+      .address = r->addr,
+      .stack = bug_stack(r->stack),
+      .object_index = m ? r->index : -1,
+      .text = text,
+      .json = json,
+  };
+  if (m) {
+    bug.object_start = m->addr;
+    bug.object_size = m->size;
+    bug.slot_objects = m->owners;
+    bug.allocated_by = bug_stack(&m->alloc_track);
+    if (m->state == KFENCE_OBJECT_FREED)
+      bug.freed_by = bug_stack(&m->free_track);
+  }
+  report_fn(&bug, report_arg);
 }
 
 /* Raw values leak memory contents into logs: only in debug mode. */
@@ -249,34 +384,31 @@ void kfence_report_error(const struct kfence_report *r) {
 
   out_printf(&o, RULE "\n");
   switch (r->type) {
-  case KFENCE_ERROR_OOB: {
-    const struct kfence_metadata *m = r->meta;
-    bool left = r->addr < m->addr;
-    /* The kernel's measure (mm/kfence/report.c), GWP-ASan's too: right of
-     * the object counts from its start, so p[32] of 32 bytes is "32B right". */
-    size_t distance = left ? m->addr - r->addr : r->addr - m->addr;
+  case KFENCE_BUG_OUT_OF_BOUNDS: {
+    bool left;
+    size_t distance = oob_distance(r, &left);
     out_printf(&o, "BUG: KFENCE: out-of-bounds %s in %s\n\n", access, in);
     out_printf(&o, "Out-of-bounds %s at 0x%lx (%zuB %s of kfence-#%ld):\n",
                access, (unsigned long)r->addr, distance, left ? "left" : "right",
                r->index);
     break;
   }
-  case KFENCE_ERROR_UAF:
+  case KFENCE_BUG_USE_AFTER_FREE:
     out_printf(&o, "BUG: KFENCE: use-after-free %s in %s\n\n", access, in);
     out_printf(&o, "Use-after-free %s at 0x%lx (in kfence-#%ld):\n", access,
                (unsigned long)r->addr, r->index);
     break;
-  case KFENCE_ERROR_CORRUPTION:
+  case KFENCE_BUG_MEMORY_CORRUPTION:
     out_printf(&o, "BUG: KFENCE: memory corruption in %s\n\n", in);
     out_printf(&o, "Corrupted memory at 0x%lx ", (unsigned long)r->addr);
     print_bytes(&o, r);
     out_printf(&o, " (in kfence-#%ld):\n", r->index);
     break;
-  case KFENCE_ERROR_INVALID:
+  case KFENCE_BUG_INVALID_ACCESS:
     out_printf(&o, "BUG: KFENCE: invalid %s in %s\n\n", access, in);
     out_printf(&o, "Invalid %s at 0x%lx:\n", access, (unsigned long)r->addr);
     break;
-  case KFENCE_ERROR_INVALID_FREE:
+  case KFENCE_BUG_INVALID_FREE:
     out_printf(&o, "BUG: KFENCE: invalid free in %s\n\n", in);
     out_printf(&o, "Invalid free of 0x%lx:\n", (unsigned long)r->addr);
     break;
@@ -299,10 +431,22 @@ void kfence_report_error(const struct kfence_report *r) {
                libc_fn);
   char comm[17] = "";
   prctl(PR_GET_NAME, comm);
-  out_printf(&o, "\nCPU: %d PID: %d Comm: %s\n" RULE "\n", sched_getcpu(),
-             (int)getpid(), comm);
+  int cpu = sched_getcpu();
+  out_printf(&o, "\nCPU: %d PID: %d Comm: %s\n" RULE "\n", cpu, (int)getpid(),
+             comm);
   write_all(log_target(), o.buf, o.len);
+  if (kfence_opts.json || report_fn) {
+    struct out j = {.buf = json_buf, .cap = sizeof(json_buf) - 1};
+    format_json(&j, r, cpu, comm);
+    if (kfence_opts.json) {
+      json_buf[j.len] = '\n';
+      write_all(log_target(), json_buf, j.len + 1);
+    }
+    json_buf[j.len] = '\0';
+  }
   atomic_fetch_add_explicit(&kfence_stat_bugs, 1, memory_order_relaxed);
+  if (report_fn)
+    call_back(r, report_buf, json_buf);
   pthread_mutex_unlock(&kfence_report_lock);
 
   if (kfence_opts.panic_on_warn) {

@@ -93,6 +93,50 @@ void kfence_print_stats(FILE *out);
 void kfence_print_objects(FILE *out);
 
 /*
+ * A report as data, for a crash reporter: what kfence_set_report_callback()
+ * hands over after each report is written. Frames are return addresses
+ * (the first is the faulting instruction, or the caller of free()); the
+ * text and JSON forms are those the report was written in (docs/kfence.md
+ * documents the JSON fields). Everything points into the runtime's own
+ * buffers, valid until the callback returns.
+ */
+enum kfence_bug_kind {
+  KFENCE_BUG_OUT_OF_BOUNDS,
+  KFENCE_BUG_USE_AFTER_FREE,
+  KFENCE_BUG_MEMORY_CORRUPTION,
+  KFENCE_BUG_INVALID_ACCESS,
+  KFENCE_BUG_INVALID_FREE,
+};
+
+struct kfence_bug_stack {
+  int tid;        /* thread id ("task" in the text form) */
+  int nr_frames;  /* 0: none (an object never freed has no free stack) */
+  const uintptr_t *frames;
+};
+
+struct kfence_bug {
+  enum kfence_bug_kind kind;
+  bool is_write;               /* accesses; false for frees */
+  uintptr_t address;
+  struct kfence_bug_stack stack;
+  long object_index;           /* kfence-#index, -1 when no object */
+  uintptr_t object_start;
+  size_t object_size;
+  unsigned long slot_objects;  /* objects the slot has held */
+  struct kfence_bug_stack allocated_by, freed_by;
+  const char *text;            /* the kernel-format report */
+  const char *json;            /* one JSON object, no newline */
+};
+
+/*
+ * Called after each report, from the SIGSEGV handler for accesses: do not
+ * allocate or take locks the program may hold; copy what you need. One
+ * callback per process; NULL removes it.
+ */
+typedef void (*kfence_report_fn)(const struct kfence_bug *bug, void *arg);
+void kfence_set_report_callback(kfence_report_fn fn, void *arg);
+
+/*
  * Allocations that stay on the fast path before this thread leaves it, to
  * draw the next sample point or look at the clock. The plugin inlines
  * malloc's fast path into the program: decrement this, and when that
