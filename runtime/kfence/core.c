@@ -49,7 +49,7 @@ static atomic_uint nr_free_objects;
 static uint8_t *guard_open;
 
 static atomic_ulong stat_allocated, stat_allocs, stat_frees, stat_zombies,
-    stat_skipped_incompat, stat_skipped_capacity;
+    stat_skipped_incompat, stat_skipped_capacity, stat_skipped_covered;
 
 /*
  * Redzone pattern. Depending on the address, a bug that writes one constant
@@ -148,6 +148,12 @@ static void close_guard(size_t page_nr) {
     guard_open[page_nr] = 0;
 }
 
+/* Linux's rule: more than skip_covered_thresh percent of the pool in use. */
+static bool should_skip_covered(void) {
+  return atomic_load_explicit(&stat_allocated, memory_order_relaxed) >
+         kfence_opts.skip_covered_thresh * kfence_opts.num_objects / 100;
+}
+
 /*
  * malloc() must return memory aligned for any object that fits in the size;
  * smaller objects need less, and every byte of alignment slack on the right
@@ -170,6 +176,11 @@ static void *guarded_alloc(size_t size, size_t align, bool zero,
   }
   struct kfence_track track;
   kfence_save_stack(&track, (uintptr_t)caller);
+  uint32_t stack_hash = kfence_stack_hash(&track);
+  if (should_skip_covered() && kfence_covered_contains(stack_hash)) {
+    atomic_fetch_add_explicit(&stat_skipped_covered, 1, memory_order_relaxed);
+    return NULL;
+  }
   kfence_fault_recheck();
   if (!align)
     align = default_alignment(size);
@@ -213,6 +224,8 @@ static void *guarded_alloc(size_t size, size_t align, bool zero,
   m->addr = addr;
   m->size = size;
   m->owners++;
+  m->alloc_stack_hash = stack_hash;
+  kfence_covered_add(stack_hash, 1);
   m->state = KFENCE_OBJECT_ALLOCATED;
   m->alloc_track = track;
   m->free_track.nr_frames = 0;
@@ -325,6 +338,7 @@ bool kfence_free_guarded(void *ptr, const void *caller) {
     }
     m->free_track = track;
     m->state = KFENCE_OBJECT_FREED;
+    kfence_covered_add(m->alloc_stack_hash, -1);
     set_protection(page, false);
     freelist_append((unsigned)i);
     atomic_fetch_sub_explicit(&stat_allocated, 1, memory_order_relaxed);
@@ -462,6 +476,8 @@ void kfence_get_stats(struct kfence_stats *s) {
       atomic_load_explicit(&stat_skipped_incompat, memory_order_relaxed);
   s->skipped_capacity =
       atomic_load_explicit(&stat_skipped_capacity, memory_order_relaxed);
+  s->skipped_covered =
+      atomic_load_explicit(&stat_skipped_covered, memory_order_relaxed);
 }
 
 bool kfence_snapshot_object(long i, struct kfence_metadata *out) {
@@ -583,6 +599,10 @@ static bool setup_pool(void) {
   char *pool = pool_reservation;
   size_t meta_size = n * sizeof(struct kfence_metadata) + pool_size / kfence_page_size;
   char *meta = map_or_null(meta_size, PROT_READ | PROT_WRITE);
+  if (meta && !kfence_covered_init(n)) {
+    munmap(meta, meta_size);
+    meta = NULL;
+  }
   if (!pool || !meta) {
     if (!pool)
       errno = reservation_errno;

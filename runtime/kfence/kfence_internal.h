@@ -64,6 +64,7 @@ struct kfence_metadata {
   /* Objects the slot has held: past 1, a dangling pointer found later may
    * be to an earlier one than the stacks describe, and the report says so. */
   unsigned long owners;
+  uint32_t alloc_stack_hash; /* in the covered filter while allocated */
   struct kfence_track alloc_track;
   struct kfence_track free_track;
 };
@@ -242,6 +243,13 @@ struct kfence_report {
   const uint8_t *expected;
   int nr_bytes;
 };
+
+/* ---- allocation sites already guarded (covered.c) ------------------------ */
+
+bool kfence_covered_init(size_t num_objects) KFENCE_HIDDEN;
+uint32_t kfence_stack_hash(const struct kfence_track *t) KFENCE_HIDDEN;
+void kfence_covered_add(uint32_t hash, int delta) KFENCE_HIDDEN;
+bool kfence_covered_contains(uint32_t hash) KFENCE_HIDDEN;
 
 /* ---- frames (symbols.c) -------------------------------------------------- */
 

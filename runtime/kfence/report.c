@@ -468,9 +468,10 @@ void kfence_print_stats(FILE *out) {
           "zombie allocations: %lu\n"
           "total bugs: %lu\n"
           "skipped allocations (incompatible): %lu\n"
-          "skipped allocations (capacity): %lu\n",
+          "skipped allocations (capacity): %lu\n"
+          "skipped allocations (covered): %lu\n",
           s.enabled, s.allocated, s.allocs, s.frees, s.zombies, s.bugs,
-          s.skipped_incompat, s.skipped_capacity);
+          s.skipped_incompat, s.skipped_capacity, s.skipped_covered);
 }
 
 void kfence_print_objects(FILE *out) {

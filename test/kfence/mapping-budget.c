@@ -10,7 +10,7 @@
 // RUN: env KFENCE_OPTIONS=sample_rate=1:num_objects=65535 %t 40000 2>&1 | FileCheck %s --check-prefixes=REFUSED,OFF
 // RUN: env KFENCE_OPTIONS=sample_rate=1:num_objects=65535 LD_PRELOAD=%klto_libdir/libkfence.so %t.plain 40000 2>&1 | FileCheck %s --check-prefixes=REFUSED,ALL
 // What fits is taken.
-// RUN: env KFENCE_OPTIONS=sample_rate=1:num_objects=16381 %t 40000 2>&1 | FileCheck %s --check-prefixes=ON --implicit-check-not=kfence:
+// RUN: env KFENCE_OPTIONS=sample_rate=1:num_objects=16381:skip_covered_thresh=100 %t 40000 2>&1 | FileCheck %s --check-prefixes=ON --implicit-check-not=kfence:
 // The program holds 40,000 mappings before its first allocation: the pool
 // (32,764 mappings) no longer fits, and is given back.
 // RUN: env KFENCE_OPTIONS=sample_rate=1:num_objects=16381 %t 40000 hold-mappings 2>&1 | FileCheck %s --check-prefixes=LAYOUT,OFF

@@ -45,6 +45,7 @@ int main(void) {
 // EXIT-NEXT: total bugs: 0
 // EXIT-NEXT: skipped allocations (incompatible): 0
 // EXIT-NEXT: skipped allocations (capacity): 0
+// EXIT-NEXT: skipped allocations (covered): 0
 // EXIT-NEXT: kfence-#0 [
 // EXIT: kfence-#1 [
 // EXIT: kfence-#2 unused

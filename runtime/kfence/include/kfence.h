@@ -82,6 +82,8 @@ struct kfence_stats {
   unsigned long bugs;               /* reports printed */
   unsigned long skipped_incompat;   /* sampled but too big or too aligned */
   unsigned long skipped_capacity;   /* sampled but the pool was full */
+  unsigned long skipped_covered;    /* sampled, but the pool was mostly in use
+                                       and the stack already had an object */
 };
 void kfence_get_stats(struct kfence_stats *stats);
 void kfence_print_stats(FILE *out);
