@@ -26,7 +26,11 @@
 
 #ifdef KFENCE_PRELOAD
 #define LIBC(fn) atomic_load_explicit(&kfence_libc.fn, memory_order_relaxed)
-#define BOOTSTRAP_SIZE(ptr) kfence_bootstrap_size(ptr)
+/* Inline range test: every free() of the program passes here. */
+#define BOOTSTRAP_SIZE(ptr)                                                    \
+  ((uintptr_t)(ptr) - (uintptr_t)kfence_bootstrap_arena < KFENCE_ARENA_SIZE    \
+       ? kfence_bootstrap_size(ptr)                                            \
+       : 0)
 #else
 #define LIBC(fn) fn
 #define BOOTSTRAP_SIZE(ptr) ((void)(ptr), (size_t)0)

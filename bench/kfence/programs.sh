@@ -1,0 +1,113 @@
+#!/bin/bash
+# programs.sh - real programs under KFENCE's LD_PRELOAD build, side by side
+# with no preload and with scudo + GWP-ASan at its default rate, in one run.
+#
+#   bench/kfence/programs.sh [BUILD_DIR]      (default: build)
+#
+# Workloads: sqlite3 (100,000 inserts in one transaction, an index, a query,
+# VACUUM) and perl (word counts, a regex substitution and a sort over 4 MB
+# of text). Two measures:
+#  - user+system CPU seconds, ROUNDS (default 31) rounds, each round running
+#    every configuration once in a shuffled order; the overhead is the
+#    median over rounds of (config / no preload) - 1, pairs taken in the
+#    same round so that the machine's load drifts out;
+#  - instructions (valgrind --tool=callgrind, one run each, Debian 12's
+#    valgrind): no noise, but no cost of system calls and page faults, and
+#    an upper bound for KFENCE: its default trigger, sample_interval, is
+#    wall-clock time, and under valgrind's slowdown (about 50x) it guards
+#    that many times more objects, each with a stack trace (about 40,000
+#    instructions with glibc's backtrace()).
+# Debian's scudo ignores GWP_ASAN_OPTIONS: GWP-ASan is switched on through
+# SCUDO_OPTIONS. Prints a Markdown table (docs/kfence.md has the figures).
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+build=$(cd "${1:-build}" && pwd)
+rounds=${ROUNDS:-31}
+kfence=$build/lib/libkfence.so
+scudo=/usr/lib/llvm-19/lib/clang/19/lib/linux/libclang_rt.scudo_standalone-x86_64.so
+for f in "$kfence" "$scudo" /usr/bin/sqlite3 /usr/bin/perl; do
+  [ -e "$f" ] || { echo "programs.sh: $f is missing" >&2; exit 1; }
+done
+work=$(mktemp -d "${TMPDIR:-/tmp}/klto-programs.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+python3 - "$work" <<'PY'
+import random, sys
+work = sys.argv[1]
+rng = random.Random(1)
+word = lambda: "".join(rng.choice("abcdefghijklmnop") for _ in range(rng.randint(3, 12)))
+with open(work + "/sqlite.sql", "w") as f:
+    f.write("PRAGMA journal_mode=OFF;\nCREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT, v REAL);\nBEGIN;\n")
+    for _ in range(100000):
+        f.write("INSERT INTO t(name, v) VALUES('%s', %f);\n" % (word() + word(), rng.random()))
+    f.write("COMMIT;\nCREATE INDEX ti ON t(name);\n"
+            "SELECT count(*), sum(v) FROM t WHERE name > 'h';\nVACUUM;\n")
+with open(work + "/text", "w") as f:
+    while f.tell() < 4 << 20:
+        f.write(" ".join(word() for _ in range(12)) + "\n")
+PY
+
+cat > "$work/sqlite.sh" <<SH
+rm -f "$work/db"
+sqlite3 "$work/db" < "$work/sqlite.sql" > /dev/null
+SH
+cat > "$work/perl.sh" <<'SH'
+perl -lane '$c{$_}++ for @F; END { print scalar(keys %c) }' "$1" > /dev/null
+perl -pe 's/([aeiou])([a-p]+)/$2$1/g' "$1" > /dev/null
+perl -e 'print sort <>' "$1" > /dev/null
+SH
+configs="none klto gwp-asan"
+# environment <config>: what the configuration puts in front of a command.
+environment() {
+  case $1 in
+    none) echo env ;;
+    klto) echo env LD_PRELOAD=$kfence ;;
+    gwp-asan) echo env LD_PRELOAD=$scudo SCUDO_OPTIONS=GWP_ASAN_Enabled=true ;;
+  esac
+}
+
+# cpu_seconds <config> <workload>: user+system CPU of the workload and its
+# children, from getrusage() (microseconds; /usr/bin/time rounds to 10 ms,
+# 2% of these runs).
+cpu_seconds() {
+  python3 -c '
+import resource, subprocess, sys
+subprocess.run(sys.argv[1:], check=True)
+r = resource.getrusage(resource.RUSAGE_CHILDREN)
+print("%.6f" % (r.ru_utime + r.ru_stime))' $(environment "$1") bash "$work/$2.sh" "$work/text"
+}
+
+for workload in sqlite perl; do
+  for r in $(seq "$rounds"); do
+    for c in $(echo $configs | tr ' ' '\n' | shuf); do
+      echo "$r $c $(cpu_seconds "$c" "$workload")"
+    done
+  done > "$work/$workload.times"
+  # Under Debian 12's valgrind, the scudo-preloaded program is not counted
+  # (only the shell is): no instruction count for GWP-ASan.
+  for c in none klto; do
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null --trace-children=yes \
+      $(environment "$c") bash "$work/$workload.sh" "$work/text" 2>&1 |
+      awk '/Collected :/ {s += $4} END {printf "%.0f\n", s}' > "$work/$workload.$c.ir"
+  done
+done
+
+python3 - "$work" "$rounds" <<'PY'
+import statistics, sys
+work, rounds = sys.argv[1], int(sys.argv[2])
+print("| program | config | CPU s (median of %d rounds) | CPU vs none (median of paired ratios) | instructions (callgrind) | instructions vs none |" % rounds)
+print("| --- | --- | --- | --- | --- | --- |")
+for w in ("sqlite", "perl"):
+    t = {}
+    for line in open("%s/%s.times" % (work, w)):
+        r, c, s = line.split()
+        t.setdefault(c, {})[r] = float(s)
+    ir = {c: int(open("%s/%s.%s.ir" % (work, w, c)).read()) for c in ("none", "klto")}
+    for c in ("none", "klto", "gwp-asan"):
+        med = statistics.median(t[c].values())
+        ratios = [t[c][r] / t["none"][r] for r in t[c] if t["none"][r] > 0]
+        rel = "" if c == "none" else "%+.1f%%" % (100 * (statistics.median(ratios) - 1))
+        count = "%d" % ir[c] if c in ir else "n/a"
+        irel = "%+.2f%%" % (100 * (ir[c] / ir["none"] - 1)) if c == "klto" else ""
+        print("| %s | %s | %.3f | %s | %s | %s |" % (w, c, med, rel, count, irel))
+PY
