@@ -241,8 +241,13 @@ static void *guarded_alloc(size_t size, size_t align, bool zero,
 static int init_sampling(void);
 static int init_pool(void);
 
+_Atomic bool kfence_preload_started;
+
 void *kfence_alloc_sampled(size_t size, size_t align, bool zero,
                            const void *caller, bool may_init) {
+  /* Read here, on the sampled path, not on every allocation. */
+  may_init = may_init ||
+             atomic_load_explicit(&kfence_preload_started, memory_order_acquire);
   if (kfence_in_runtime) {
     /* Leave the sample for the program's next allocation. */
     __kfence_countdown = 0;
@@ -606,8 +611,8 @@ static bool setup_pool(void) {
   if (!pool || !meta) {
     if (!pool)
       errno = reservation_errno;
-    fprintf(stderr, "kfence: cannot map the pool (%zu bytes): %s; disabled\n",
-            pool_size + meta_size, strerror(errno));
+    kfence_log_printf("kfence: cannot map the pool (%zu bytes): %s; disabled\n",
+                      pool_size + meta_size, strerror(errno));
     if (pool)
       munmap(pool, reservation_bytes());
     if (meta)
@@ -683,15 +688,19 @@ static int init_pool(void) {
   return advance(KFENCE_SAMPLING, KFENCE_MAPPING, setup_pool, KFENCE_READY);
 }
 
+void kfence_start_sampling(void) {
+  if (init_sampling() == KFENCE_SAMPLING)
+    kfence_report_init();
+}
+
 bool kfence_init(void) {
   init_sampling();
   return init_pool() == KFENCE_READY;
 }
 
 /* The sampler is armed before main(); the pool waits for its first
- * object, except in the LD_PRELOAD build (preload.c), where malloc() may
- * run inside the dynamic loader and program start is the one moment when
- * mapping the pool is known to be safe. */
+ * object, so that a process that never guards one (most short-lived ones:
+ * the first interval sample is due 100 ms after start) never pays for it. */
 __attribute__((constructor)) static void kfence_ctor(void) { init_sampling(); }
 
 __attribute__((destructor)) static void kfence_dtor(void) {

@@ -241,8 +241,8 @@ static inline size_t do_malloc_usable_size(void *ptr, const void *caller,
 #ifdef KFENCE_PRELOAD
 /*
  * The C library's entry points, for LD_PRELOAD. The dynamic loader and the
- * C library call these too, before KFENCE's constructor has run: they never
- * initialise it themselves.
+ * C library call these too, before KFENCE's constructor has run: until it
+ * has (kfence_preload_started), they never initialise KFENCE themselves.
  */
 #define KFENCE_ALLOC(ret, name, params, args)                                 \
   ret name params { return do_##name(KFENCE_UNPAREN args, CALLER, false); }

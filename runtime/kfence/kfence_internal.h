@@ -286,6 +286,17 @@ void kfence_report_error(const struct kfence_report *r) KFENCE_HIDDEN;
 void kfence_save_stack(struct kfence_track *track, uintptr_t first) KFENCE_HIDDEN;
 /* backtrace() loads libgcc_s on first use; do it where allocating is safe. */
 void kfence_report_init(void) KFENCE_HIDDEN;
+/*
+ * Program start, LD_PRELOAD build: arms the sampler and loads what stack
+ * traces need (libgcc_s, through backtrace()), so that the pool can later
+ * be set up from any malloc(), even one the dynamic loader makes: setting
+ * it up is system calls only.
+ */
+void kfence_start_sampling(void) KFENCE_HIDDEN;
+/* Set once kfence_start_sampling() has run (LD_PRELOAD build): from then
+ * on, the C library's entry points may initialise KFENCE too. */
+extern _Atomic bool kfence_preload_started KFENCE_HIDDEN;
+
 /* Takes the descriptor reports go to (a duplicate of stderr), at start-up. */
 void kfence_log_open(void) KFENCE_HIDDEN;
 /* One line to that descriptor, with one write(): no stdio lock, so it may

@@ -149,8 +149,14 @@ sighandler_t signal(int signum, sighandler_t handler) {
   return old.sa_handler;
 }
 
-/* Unlike the hooks build, map the pool before main(): malloc() may later be
- * called from inside the dynamic loader, where mapping it is not safe. */
+/*
+ * Before this, malloc() runs for the dynamic loader and the C library's
+ * start-up, which must not set KFENCE up; after it, the first guarded
+ * allocation maps the pool, as in the hooks build. Mapping the pool here,
+ * at start, cost every process 1.15 ms of CPU (258 madvise() calls among
+ * them), which /bin/true under LD_PRELOAD showed: 1.8 ms against 0.6 ms.
+ */
 __attribute__((constructor)) static void kfence_preload_ctor(void) {
-  kfence_init();
+  kfence_start_sampling();
+  atomic_store_explicit(&kfence_preload_started, true, memory_order_release);
 }

@@ -58,7 +58,7 @@ static inline bool is_kfence_address(const void *addr) {
 /*
  * Initialise from KFENCE_OPTIONS and map the pool if that has not happened
  * yet (options are read at program start; the pool is mapped at the first
- * guarded allocation, or at program start under LD_PRELOAD). Safe to call
+ * guarded allocation). Safe to call
  * from racing threads; returns whether KFENCE is enabled.
  */
 bool kfence_init(void);
