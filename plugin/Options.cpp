@@ -116,9 +116,10 @@ bool Options::finish(std::string &Error) {
 }
 
 static std::string spelling(const OptionInfo &O) {
-  return O.K == Kind::Flag    ? std::string("[no-]") + O.Name
-         : O.K == Kind::Value ? std::string(O.Name) + "=" + O.MetaVar
-                              : std::string(O.Name) + "=" + O.MetaVar + "[,...]";
+  return O.K == Kind::Flag ? std::string("[no-]") + O.Name
+         : O.K == Kind::Value
+             ? std::string(O.Name) + "=" + O.MetaVar
+             : std::string(O.Name) + "=" + O.MetaVar + "[,...]";
 }
 
 std::string Options::usage() {

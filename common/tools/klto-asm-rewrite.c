@@ -129,7 +129,8 @@ int main(int argc, char **argv) {
     case 'm': modname = optarg; break;
     case 'T':
       if (n_tables == MAX_NAMES) {
-        fprintf(stderr, "klto-asm-rewrite: at most %d tables (-T)\n", MAX_NAMES);
+        fprintf(stderr, "klto-asm-rewrite: at most %d tables (-T)\n",
+                MAX_NAMES);
         return 2;
       }
       tables[n_tables++] = optarg;
@@ -141,7 +142,8 @@ int main(int argc, char **argv) {
     case 'D': bad |= add(&c.global_data, optarg); break;
     case 'c':
       if (n_lines == MAX_NAMES) {
-        fprintf(stderr, "klto-asm-rewrite: at most %d chunks (-c)\n", MAX_NAMES);
+        fprintf(stderr, "klto-asm-rewrite: at most %d chunks (-c)\n",
+                MAX_NAMES);
         return 2;
       }
       lines[n_lines++] = strtoull(optarg, NULL, 10);

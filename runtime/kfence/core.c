@@ -246,8 +246,8 @@ _Atomic bool kfence_preload_started;
 void *kfence_alloc_sampled(size_t size, size_t align, bool zero,
                            const void *caller, bool may_init) {
   /* Read here, on the sampled path, not on every allocation. */
-  may_init = may_init ||
-             atomic_load_explicit(&kfence_preload_started, memory_order_acquire);
+  may_init = may_init || atomic_load_explicit(&kfence_preload_started,
+                                              memory_order_acquire);
   if (kfence_in_runtime) {
     /* Leave the sample for the program's next allocation. */
     __kfence_countdown = 0;
@@ -528,9 +528,7 @@ static size_t reservation_bytes(void) {
 }
 
 /* Memory mappings the pool takes, at most (see setup_pool). */
-static size_t pool_mappings(void) {
-  return (kfence_opts.num_objects + 1) * 2;
-}
+static size_t pool_mappings(void) { return (kfence_opts.num_objects + 1) * 2; }
 
 /* vm.max_map_count: how many mappings a process may have; 0 if unknown.
  * Read without stdio, which would allocate. */

@@ -54,7 +54,8 @@ uint32_t kfence_stack_hash(const struct kfence_track *t) {
 void kfence_covered_add(uint32_t hash, int delta) {
   uint32_t mask = (1u << covered_order) - 1;
   for (int i = 0; i < COVERED_HASHES; i++) {
-    atomic_fetch_add_explicit(&covered[hash & mask], delta, memory_order_relaxed);
+    atomic_fetch_add_explicit(&covered[hash & mask], delta,
+                              memory_order_relaxed);
     hash = next_index(hash);
   }
 }

@@ -265,10 +265,10 @@ bool kfence_covered_contains(uint32_t hash) KFENCE_HIDDEN;
 /* What is known of one PC of a stack. */
 struct kfence_frame {
   uintptr_t pc;
-  const char *module;   /* path of the module holding pc; NULL if none */
-  uintptr_t offset;     /* pc - the module's load bias: its ELF address */
+  const char *module; /* path of the module holding pc; NULL if none */
+  uintptr_t offset;   /* pc - the module's load bias: its ELF address */
   char build_id[KFENCE_BUILD_ID_MAX * 2 + 1]; /* hex; "" if none */
-  char function[128];   /* "" if no symbol covers pc */
+  char function[128];                         /* "" if no symbol covers pc */
   uintptr_t function_offset;
   size_t function_size;
 };

@@ -168,7 +168,8 @@ static void print_frame(struct out *o, uintptr_t pc) {
   kfence_resolve_frame(pc, &f);
   if (f.function[0])
     out_printf(o, " %s+0x%lx/0x%lx\n", f.function,
-               (unsigned long)f.function_offset, (unsigned long)f.function_size);
+               (unsigned long)f.function_offset,
+               (unsigned long)f.function_size);
   else if (f.module)
     out_printf(o, " 0x%lx (%s+0x%lx)\n", (unsigned long)pc,
                kfence_module_basename(f.module), (unsigned long)f.offset);
@@ -206,9 +207,9 @@ static void print_object(struct out *o, const struct kfence_metadata *m, long i)
  */
 static void print_reuse_note(struct out *o, const struct kfence_report *r) {
   const struct kfence_metadata *m = r->meta;
-  bool dangling = r->type == KFENCE_BUG_USE_AFTER_FREE ||
-                  (r->type == KFENCE_BUG_INVALID_FREE &&
-                   m->state == KFENCE_OBJECT_FREED);
+  bool dangling =
+      r->type == KFENCE_BUG_USE_AFTER_FREE ||
+      (r->type == KFENCE_BUG_INVALID_FREE && m->state == KFENCE_OBJECT_FREED);
   if (!dangling || m->owners < 2)
     return;
   bool outside = r->addr < m->addr || r->addr >= m->addr + m->size;
@@ -267,7 +268,8 @@ static void json_frame(struct out *o, uintptr_t pc) {
     out_printf(o, ",\"function\":");
     json_string(o, f.function);
     out_printf(o, ",\"function_offset\":\"0x%lx\",\"function_size\":\"0x%lx\"",
-               (unsigned long)f.function_offset, (unsigned long)f.function_size);
+               (unsigned long)f.function_offset,
+               (unsigned long)f.function_size);
   }
   out_printf(o, "}");
 }
@@ -284,10 +286,11 @@ static void json_stack(struct out *o, const char *key,
 }
 
 /* The report as one JSON object on one line (fields: docs/kfence.md). */
-static void format_json(struct out *o, const struct kfence_report *r,
-                        int cpu, const char *comm) {
+static void format_json(struct out *o, const struct kfence_report *r, int cpu,
+                        const char *comm) {
   out_printf(o, "{\"kfence\":1,\"kind\":\"%s\"", json_kind[r->type]);
-  if (r->type != KFENCE_BUG_MEMORY_CORRUPTION && r->type != KFENCE_BUG_INVALID_FREE)
+  if (r->type != KFENCE_BUG_MEMORY_CORRUPTION &&
+      r->type != KFENCE_BUG_INVALID_FREE)
     out_printf(o, ",\"access\":\"%s\"", r->is_write ? "write" : "read");
   out_printf(o, ",\"address\":\"0x%lx\"", (unsigned long)r->addr);
   if (r->type == KFENCE_BUG_OUT_OF_BOUNDS) {

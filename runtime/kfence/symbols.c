@@ -84,7 +84,8 @@ static int find_module(struct dl_phdr_info *info, size_t size, void *data) {
 
 /* The function symbol covering @vaddr in the ELF file @path: .symtab if the
  * file has one, else .dynsym. */
-static bool elf_symbol(const char *path, uintptr_t vaddr, struct kfence_frame *sym) {
+static bool elf_symbol(const char *path, uintptr_t vaddr,
+                       struct kfence_frame *sym) {
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0)
     return false;
@@ -100,7 +101,8 @@ static bool elf_symbol(const char *path, uintptr_t vaddr, struct kfence_frame *s
   const ElfW(Ehdr) *eh = map;
   bool found = false;
   if (memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
-      eh->e_ident[EI_CLASS] != (sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32) ||
+      eh->e_ident[EI_CLASS] !=
+          (sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32) ||
       eh->e_shentsize != sizeof(ElfW(Shdr)) ||
       eh->e_shoff + (size_t)eh->e_shnum * sizeof(ElfW(Shdr)) > file_size)
     goto out;
@@ -123,14 +125,14 @@ static bool elf_symbol(const char *path, uintptr_t vaddr, struct kfence_frame *s
   for (size_t i = 0; i < nr; i++) {
     const ElfW(Sym) *s = &syms[i];
     int type = ELF64_ST_TYPE(s->st_info);
-    if ((type != STT_FUNC && type != STT_GNU_IFUNC) || s->st_shndx == SHN_UNDEF ||
-        !s->st_size || vaddr - s->st_value >= s->st_size ||
-        s->st_name >= strtab->sh_size)
+    if ((type != STT_FUNC && type != STT_GNU_IFUNC) ||
+        s->st_shndx == SHN_UNDEF || !s->st_size ||
+        vaddr - s->st_value >= s->st_size || s->st_name >= strtab->sh_size)
       continue;
     const char *name = file + strtab->sh_offset + s->st_name;
     size_t max = strtab->sh_size - s->st_name;
-    size_t len = strnlen(name, max < sizeof(sym->function) ? max
-                                                          : sizeof(sym->function) - 1);
+    size_t len = strnlen(
+        name, max < sizeof(sym->function) ? max : sizeof(sym->function) - 1);
     memcpy(sym->function, name, len);
     sym->function[len] = '\0';
     sym->function_offset = vaddr - s->st_value;

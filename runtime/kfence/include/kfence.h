@@ -111,23 +111,23 @@ enum kfence_bug_kind {
 };
 
 struct kfence_bug_stack {
-  int tid;        /* thread id ("task" in the text form) */
-  int nr_frames;  /* 0: none (an object never freed has no free stack) */
+  int tid;       /* thread id ("task" in the text form) */
+  int nr_frames; /* 0: none (an object never freed has no free stack) */
   const uintptr_t *frames;
 };
 
 struct kfence_bug {
   enum kfence_bug_kind kind;
-  bool is_write;               /* accesses; false for frees */
+  bool is_write; /* accesses; false for frees */
   uintptr_t address;
   struct kfence_bug_stack stack;
-  long object_index;           /* kfence-#index, -1 when no object */
+  long object_index; /* kfence-#index, -1 when no object */
   uintptr_t object_start;
   size_t object_size;
-  unsigned long slot_objects;  /* objects the slot has held */
+  unsigned long slot_objects; /* objects the slot has held */
   struct kfence_bug_stack allocated_by, freed_by;
-  const char *text;            /* the kernel-format report */
-  const char *json;            /* one JSON object, no newline */
+  const char *text; /* the kernel-format report */
+  const char *json; /* one JSON object, no newline */
 };
 
 /*
