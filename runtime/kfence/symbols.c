@@ -41,14 +41,18 @@ static void read_build_id(const struct dl_phdr_info *info, char *hex) {
     const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
     if (ph->p_type != PT_NOTE)
       continue;
+    /* Notes are padded to the segment's alignment: 8 for GNU property
+     * notes, 4 for the build id's. */
+    const unsigned align = ph->p_align == 8 ? 8 : 4;
     const char *p = (const char *)(info->dlpi_addr + ph->p_vaddr);
     const char *end = p + ph->p_memsz;
     while (p + sizeof(ElfW(Nhdr)) <= end) {
       const ElfW(Nhdr) *n = (const ElfW(Nhdr) *)p;
       const char *name = p + sizeof(*n);
       const unsigned char *desc =
-          (const unsigned char *)name + ((n->n_namesz + 3) & ~3u);
-      const char *next = (const char *)desc + ((n->n_descsz + 3) & ~3u);
+          (const unsigned char *)name + ((n->n_namesz + align - 1) & ~(align - 1));
+      const char *next =
+          (const char *)desc + ((n->n_descsz + align - 1) & ~(align - 1));
       if (next > end)
         break;
       if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 &&
