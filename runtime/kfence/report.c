@@ -31,7 +31,8 @@
  * raised then, or print_stats_at_exit, went nowhere. The file's identity is
  * kept with it: a program that closes every descriptor and opens another
  * file under the same number must not find reports in that file; stderr is
- * used then. Written once, at start-up, before any report.
+ * used then. Set at start-up, and again at a forked child's first report
+ * when log_path names a file per process.
  */
 static int log_fd = -1;
 static dev_t log_dev;
