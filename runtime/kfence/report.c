@@ -163,10 +163,31 @@ void kfence_report_init(void) {
   backtrace(&frame, 1);
 }
 
+/*
+ * Frames resolved during the report being written, under kfence_report_lock:
+ * a report names each frame up to three times (headline, text, JSON), and
+ * resolving one may open and map an ELF file. Outside a report (the object
+ * listing) nothing is kept.
+ */
+static struct kfence_frame report_frames[3 * KFENCE_STACK_DEPTH];
+static int nr_report_frames = -1; /* -1: not inside a report */
+
+static void resolve_frame(uintptr_t pc, struct kfence_frame *f) {
+  for (int i = 0; i < nr_report_frames; i++)
+    if (report_frames[i].pc == pc) {
+      *f = report_frames[i];
+      return;
+    }
+  kfence_resolve_frame(pc, f);
+  if (nr_report_frames >= 0 &&
+      nr_report_frames < (int)(sizeof(report_frames) / sizeof(*report_frames)))
+    report_frames[nr_report_frames++] = *f;
+}
+
 /* " func+0xoff/0xsize", or " 0xpc (module+0xoff)" when no symbol covers it. */
 static void print_frame(struct out *o, uintptr_t pc) {
   struct kfence_frame f;
-  kfence_resolve_frame(pc, &f);
+  resolve_frame(pc, &f);
   if (f.function[0])
     out_printf(o, " %s+0x%lx/0x%lx\n", f.function,
                (unsigned long)f.function_offset,
@@ -257,7 +278,7 @@ static void json_string(struct out *o, const char *s) {
 
 static void json_frame(struct out *o, uintptr_t pc) {
   struct kfence_frame f;
-  kfence_resolve_frame(pc, &f);
+  resolve_frame(pc, &f);
   out_printf(o, "{\"pc\":\"0x%lx\"", (unsigned long)pc);
   if (f.module) {
     out_printf(o, ",\"module\":");
@@ -373,6 +394,7 @@ static void print_bytes(struct out *o, const struct kfence_report *r) {
 void kfence_report_error(const struct kfence_report *r) {
   int saved_errno = errno;
   pthread_mutex_lock(&kfence_report_lock);
+  nr_report_frames = 0;
   struct out o = {.buf = report_buf, .cap = sizeof(report_buf)};
   const char *access = r->is_write ? "write" : "read";
 
@@ -451,6 +473,7 @@ void kfence_report_error(const struct kfence_report *r) {
   atomic_fetch_add_explicit(&kfence_stat_bugs, 1, memory_order_relaxed);
   if (report_fn)
     call_back(r, report_buf, json_buf);
+  nr_report_frames = -1;
   pthread_mutex_unlock(&kfence_report_lock);
 
   if (kfence_opts.panic_on_warn) {
