@@ -38,6 +38,9 @@ void ClangReporter::report(Level L, Site Where, const llvm::Twine &Msg) {
 SourceLocation ClangReporter::locate(Site Where) {
   if (Where.Decl >= 0 && static_cast<size_t>(Where.Decl) < DeclLocs.size())
     return DeclLocs[Where.Decl];
+  if (Where.AsmLoc)
+    return SourceLocation::getFromRawEncoding(
+        static_cast<SourceLocation::UIntTy>(Where.AsmLoc));
   if (Where.Fn)
     return FunctionLocs.lookup(Where.Fn->getName());
   return SourceLocation();

@@ -1,28 +1,22 @@
 //===- FrontEndFacts.cpp - what only the front end knows ------------------===//
 //
 // The AST side of the plugin: KBUILD_MODNAME, the source order and
-// expansion lines of entry variables and file-scope asm, and the
-// declarations function-level asm names, collected into SourceFacts for
-// the pass (FrontEndFacts.h).
+// expansion lines of entry variables and file-scope asm, collected into
+// SourceFacts for the pass (FrontEndFacts.h).
 //
 //===----------------------------------------------------------------------===//
 #include "FrontEndFacts.h"
 
 #include "klto/LLVMAdapter.h"
-#include "klto/asmrewrite.h"
 #include "klto/naming.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Mangle.h"
-#include "clang/AST/RecursiveASTVisitor.h"
-#include "clang/AST/Stmt.h"
-#include "clang/Basic/TargetInfo.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Lex/Preprocessor.h"
 #include "llvm/ADT/StringMap.h"
-#include "llvm/ADT/StringSet.h"
 #include "llvm/IR/Function.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -32,50 +26,11 @@ namespace klto {
 
 namespace {
 
-/// Finds the names function-level asm uses that the translation unit
-/// declares with external linkage.
-class InlineAsmVisitor : public RecursiveASTVisitor<InlineAsmVisitor> {
-public:
-  InlineAsmVisitor(ASTContext &Ctx, SourceFacts &Facts)
-      : Ctx(Ctx), Facts(Facts),
-        Dialect(klto_asm_dialect_for_triple(
-            Ctx.getTargetInfo().getTriple().str().c_str())) {}
-
-  bool VisitGCCAsmStmt(GCCAsmStmt *S) {
-    StringRef Asm = S->getAsmString()->getString();
-    klto_asm_operand_names(Asm.data(), Asm.size(), Dialect, true, onName, this);
-    return true;
-  }
-
-private:
-  static void onName(void *P, klto_str Name) {
-    auto *Self = static_cast<InlineAsmVisitor *>(P);
-    StringRef N(Name.p, Name.n);
-    if (!Self->Seen.insert(N).second)
-      return;
-    for (NamedDecl *ND :
-         Self->Ctx.getTranslationUnitDecl()->lookup(&Self->Ctx.Idents.get(N))) {
-      const auto *VD = dyn_cast<ValueDecl>(ND);
-      if (!VD || !VD->isExternallyVisible() ||
-          !(isa<FunctionDecl>(VD) || isa<VarDecl>(VD)))
-        continue;
-      Self->Facts.InlineAsmRefs.push_back({N.str(), isa<FunctionDecl>(VD)});
-      return;
-    }
-  }
-
-  ASTContext &Ctx;
-  SourceFacts &Facts;
-  klto_asm_dialect Dialect;
-  llvm::StringSet<> Seen;
-};
-
 class KltoConsumer : public ASTConsumer {
 public:
   KltoConsumer(CompilerInstance &CI, std::shared_ptr<SourceFacts> Facts,
-               std::shared_ptr<ClangReporter> Diags, bool KeepAsmRefs)
-      : CI(CI), Facts(std::move(Facts)), Diags(std::move(Diags)),
-        KeepAsmRefs(KeepAsmRefs) {}
+               std::shared_ptr<ClangReporter> Diags)
+      : CI(CI), Facts(std::move(Facts)), Diags(std::move(Diags)) {}
 
   bool HandleTopLevelDecl(DeclGroupRef DG) override {
     for (Decl *D : DG)
@@ -88,8 +43,6 @@ public:
     SourceManager &SM = CI.getSourceManager();
     if (OptionalFileEntryRef F = SM.getFileEntryRefForID(SM.getMainFileID()))
       Facts->MainFile = F->getName().str();
-    if (KeepAsmRefs)
-      InlineAsmVisitor(Ctx, *Facts).TraverseDecl(Ctx.getTranslationUnitDecl());
     if (Diags->wantsRemarks())
       recordFunctionLocations(Ctx.getTranslationUnitDecl());
   }
@@ -162,7 +115,6 @@ private:
   CompilerInstance &CI;
   std::shared_ptr<SourceFacts> Facts;
   std::shared_ptr<ClangReporter> Diags;
-  bool KeepAsmRefs;
   std::unique_ptr<ASTNameGenerator> Names;
 };
 
@@ -170,9 +122,9 @@ private:
 
 std::unique_ptr<ASTConsumer> makeFrontEndFactsConsumer(
     CompilerInstance &CI, std::shared_ptr<SourceFacts> Facts,
-    std::shared_ptr<ClangReporter> Diags, bool KeepAsmRefs) {
-  return std::make_unique<KltoConsumer>(CI, std::move(Facts), std::move(Diags),
-                                        KeepAsmRefs);
+    std::shared_ptr<ClangReporter> Diags) {
+  return std::make_unique<KltoConsumer>(CI, std::move(Facts),
+                                        std::move(Diags));
 }
 
 } // namespace klto

@@ -21,7 +21,7 @@ namespace klto {
 
 std::unique_ptr<clang::ASTConsumer> makeFrontEndFactsConsumer(
     clang::CompilerInstance &CI, std::shared_ptr<SourceFacts> Facts,
-    std::shared_ptr<ClangReporter> Diags, bool KeepAsmRefs);
+    std::shared_ptr<ClangReporter> Diags);
 
 } // namespace klto
 

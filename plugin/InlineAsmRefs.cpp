@@ -1,23 +1,31 @@
-//===- InlineAsmRefs.cpp - keep inline-asm-only symbols alive -------------===//
+//===- InlineAsmRefs.cpp - make symbols of function-level asm LTO-safe ----===//
 //
-// A name inside a function's asm string is invisible to LTO: neither the IR
-// nor the bitcode symbol table records the reference. When it is the only
-// use (Linux arm64's ALTERNATIVE_CB names alt_cb_patch_nops this way), LTO
-// internalizes and deletes the definition in the other file and the link
-// fails with "undefined symbol". A declaration in llvm.compiler.used here is
-// an IR-level reference: LTO keeps the definition, and it costs nothing in
-// the object file.
-//
-// Names come from the front end (identifiers the asm uses that the
-// translation unit declares with external linkage, so registers and
-// mnemonics never qualify) and, without Clang, from the IR's own globals.
+// Neither the IR nor the bitcode symbol table sees inside a function's asm
+// string, so under LTO:
+//  - a symbol the asm names is not a reference: when nothing else uses its
+//    definition in another file, LTO drops it ("undefined symbol"), or the
+//    archive member holding it is fetched only after LTO;
+//  - a symbol the asm defines is not a definition: LTO drops the function
+//    that holds the asm when nothing calls it, and cross-module inlining or
+//    cloning copies the asm ("symbol 'x' is already defined").
+// Every emitted function's asm is read with the target's assembler
+// (AsmSymbols.h). A named symbol gets a declaration in llvm.compiler.used:
+// an IR-level reference that keeps the definition and fetches its member,
+// while the object file gains nothing, so a name no file defines still
+// costs nothing. A function whose asm defines symbols is kept
+// (llvm.compiler.used), never inlined, and its asm call is noduplicate,
+// which also stops unrolling, tail duplication and function
+// specialization from copying it: each symbol is defined once, as without
+// LTO.
 //
 //===----------------------------------------------------------------------===//
 #include "InlineAsmRefs.h"
+#include "AsmSymbols.h"
 
 #include "klto/asmrewrite.h"
 
 #include "llvm/ADT/StringSet.h"
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/InlineAsm.h"
@@ -30,68 +38,134 @@ using namespace llvm;
 
 namespace klto {
 
-static void collectName(void *P, klto_str Name) {
-  static_cast<StringSet<> *>(P)->insert(fromKStr(Name));
+namespace {
+
+uint64_t srcLoc(const CallBase &Call) {
+  if (const MDNode *MD = Call.getMetadata("srcloc"))
+    if (MD->getNumOperands())
+      if (auto *C = mdconst::dyn_extract<ConstantInt>(MD->getOperand(0)))
+        return C->getZExtValue();
+  return 0;
 }
 
-/// Names of non-local globals the IR has that inline asm strings mention.
-static StringSet<> namesFromIR(Module &M) {
-  StringSet<> Mentioned;
+std::string quotedList(const std::vector<std::string> &Names) {
+  std::string S;
+  for (const std::string &N : Names)
+    S += (S.empty() ? "'" : ", '") + N + "'";
+  return S;
+}
+
+/// Keeps F and its asm single: it defines Defs.
+void keepHost(NamingContext &Ctx, Function &F, CallBase &Call,
+              const std::vector<std::string> &Defs,
+              SmallVectorImpl<GlobalValue *> &Keep) {
+  Site Where;
+  Where.Fn = &F;
+  Where.AsmLoc = srcLoc(Call);
+  if (F.hasFnAttribute(Attribute::AlwaysInline)) {
+    Ctx.Diags.report(Reporter::Level::Warning, Where,
+                     "'" + F.getName() + "' is always_inline and its asm "
+                     "defines " + quotedList(Defs) +
+                     ": each inlined copy defines them again");
+    return;
+  }
+  Call.setCannotDuplicate();
+  F.addFnAttr(Attribute::NoInline);
+  Keep.push_back(&F);
+  Ctx.remark(Where, "'" + F.getName() + "' defines " + quotedList(Defs) +
+                        " in inline asm; kept, never inlined or duplicated");
+}
+
+/// Without an assembler for the target: names the IR already has, as the
+/// lexer finds them.
+void keepNamesTheIRHas(NamingContext &Ctx,
+                       SmallVectorImpl<GlobalValue *> &Keep) {
+  Module &M = Ctx.M;
   klto_asm_dialect Dialect =
       klto_asm_dialect_for_triple(M.getTargetTriple().c_str());
+  StringSet<> Names;
+  auto Collect = [](void *P, klto_str Name) {
+    static_cast<StringSet<> *>(P)->insert(StringRef(Name.p, Name.n));
+  };
   for (Function &F : M)
     for (Instruction &I : instructions(F))
       if (auto *CB = dyn_cast<CallBase>(&I))
         if (auto *IA = dyn_cast<InlineAsm>(CB->getCalledOperand())) {
           const std::string &S = IA->getAsmString();
-          klto_asm_operand_names(S.data(), S.size(), Dialect, true, collectName,
-                                 &Mentioned);
+          klto_asm_operand_names(S.data(), S.size(), Dialect, true, Collect,
+                                 &Names);
         }
-  StringSet<> Names;
-  for (const auto &E : Mentioned)
+  for (const auto &E : Names)
     if (GlobalValue *GV = M.getNamedValue(E.getKey()))
       if (!GV->hasLocalLinkage())
-        Names.insert(E.getKey());
-  return Names;
+        Keep.push_back(GV);
 }
 
-void keepInlineAsmRefs(NamingContext &Ctx, const SourceFacts *Facts) {
-  Module &M = Ctx.M;
-  StringSet<> Names = namesFromIR(M);
-  StringSet<> Functions;
-  if (Facts)
-    for (const SourceFacts::AsmRef &R : Facts->InlineAsmRefs) {
-      Names.insert(R.Name);
-      if (R.IsFunction)
-        Functions.insert(R.Name);
-    }
+/// A declaration of Name that only LTO sees: the symbol's type does not
+/// matter to the linker, which resolves it by name.
+GlobalValue *declare(Module &M, StringRef Name, bool Weak) {
+  return new GlobalVariable(M, Type::getInt8Ty(M.getContext()), false,
+                            Weak ? GlobalValue::ExternalWeakLinkage
+                                 : GlobalValue::ExternalLinkage,
+                            nullptr, Name);
+}
 
-  std::vector<std::string> Sorted;
-  for (const auto &E : Names)
-    Sorted.push_back(E.getKey().str());
-  llvm::sort(Sorted);
-
-  SmallVector<GlobalValue *, 8> Keep;
-  for (const std::string &Name : Sorted) {
-    GlobalValue *GV = M.getNamedValue(Name);
-    if (GV && GV->hasLocalLinkage())
-      continue;
-    if (!GV) {
-      // Only the symbol matters, not its type: the linker and LTO resolve it
-      // by name against the real definition.
-      if (Functions.count(Name))
-        GV = Function::Create(
-            FunctionType::get(Type::getVoidTy(M.getContext()), false),
-            GlobalValue::ExternalLinkage, Name, M);
-      else
-        GV = new GlobalVariable(M, Type::getInt8Ty(M.getContext()), false,
-                                GlobalValue::ExternalLinkage, nullptr, Name);
-    }
-    Keep.push_back(GV);
-    Site Where;
-    Ctx.remark(Where, "'" + Name +
-                          "' is named only in inline asm; kept visible to LTO");
+Site siteOf(const CallBase *Call) {
+  Site Where;
+  if (Call) {
+    Where.Fn = Call->getFunction();
+    Where.AsmLoc = srcLoc(*Call);
   }
+  return Where;
+}
+
+void keepReferences(NamingContext &Ctx, const AsmSymbolReader &Reader,
+                    SmallVectorImpl<GlobalValue *> &Keep) {
+  Module &M = Ctx.M;
+  for (const AsmSymbolReader::Reference &R : Reader.references()) {
+    const std::string &Name = R.Name;
+    GlobalValue *GV = M.getNamedValue(Name);
+    if (GV && GV->hasLocalLinkage()) {
+      // Kept for ThinLTO, which then does not rename it; full LTO may still
+      // rename it when another file has a global of the same name.
+      Keep.push_back(GV);
+      Ctx.Diags.report(Reporter::Level::Warning, siteOf(R.FirstUse),
+                       "inline asm names static '" + Name +
+                           "': under full LTO it may bind to another file's '" +
+                           Name + "'; pass it as an operand instead");
+      continue;
+    }
+    if (!GV)
+      GV = declare(M, Name, R.Weak);
+    Keep.push_back(GV);
+    Ctx.remark(siteOf(R.FirstUse), "'" + Name +
+                           "' is named only in inline asm; kept visible to LTO");
+  }
+}
+
+} // namespace
+
+void keepInlineAsmRefs(NamingContext &Ctx) {
+  Module &M = Ctx.M;
+  SmallVector<GlobalValue *, 8> Keep;
+  std::unique_ptr<AsmSymbolReader> Reader;
+  for (Function &F : M) {
+    for (Instruction &I : instructions(F)) {
+      auto *CB = dyn_cast<CallBase>(&I);
+      if (!CB || !isa<InlineAsm>(CB->getCalledOperand()))
+        continue;
+      if (!Reader && !(Reader = AsmSymbolReader::create(M))) {
+        keepNamesTheIRHas(Ctx, Keep);
+        appendToCompilerUsed(M, Keep);
+        return;
+      }
+      std::vector<std::string> Defs = Reader->read(*CB);
+      if (!Defs.empty())
+        keepHost(Ctx, F, *CB, Defs, Keep);
+    }
+  }
+  if (Reader)
+    keepReferences(Ctx, *Reader, Keep);
   if (!Keep.empty())
     appendToCompilerUsed(M, Keep);
 }

@@ -1,4 +1,4 @@
-//===- InlineAsmRefs.h - keep inline-asm-only symbols alive -----*- C++ -*-===//
+//===- InlineAsmRefs.h - symbols of function-level asm -----*- C++ -*-===//
 #ifndef KLTO_PLUGIN_INLINEASMREFS_H
 #define KLTO_PLUGIN_INLINEASMREFS_H
 
@@ -6,9 +6,10 @@
 
 namespace klto {
 
-/// Makes every global that function-level inline asm in this module names a
-/// visible reference (llvm.compiler.used), declaring it if the IR does not.
-void keepInlineAsmRefs(NamingContext &Ctx, const SourceFacts *Facts);
+/// Makes every symbol that function-level asm in this module names a
+/// reference LTO sees, and every function whose asm defines symbols one LTO
+/// neither drops nor copies.
+void keepInlineAsmRefs(NamingContext &Ctx);
 
 } // namespace klto
 

@@ -50,7 +50,7 @@ protected:
         [Opts = Opts, Facts, Diags](llvm::PassBuilder &PB) {
           registerKltoPass(PB, Opts, Facts, Diags);
         });
-    return makeFrontEndFactsConsumer(CI, Facts, Diags, Opts.KeepAsmRefs);
+    return makeFrontEndFactsConsumer(CI, Facts, Diags);
   }
 
 private:

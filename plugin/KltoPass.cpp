@@ -113,7 +113,7 @@ PreservedAnalyses KltoPass::run(Module &M, ModuleAnalysisManager &) {
 
   nameEntries(Ctx, Facts.get());
   if (Opts.KeepAsmRefs)
-    keepInlineAsmRefs(Ctx, Facts.get());
+    keepInlineAsmRefs(Ctx);
   if (Opts.Kfence)
     redirectAllocations(Ctx);
 

@@ -12,6 +12,7 @@
 
 #include "llvm/ADT/Twine.h"
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -22,10 +23,12 @@ class LLVMContext;
 
 namespace klto {
 
-/// Where a diagnostic points: a recorded declaration, else a function.
+/// Where a diagnostic points: a recorded declaration, else an asm
+/// statement's !srcloc (Clang's raw source location), else a function.
 struct Site {
   int Decl = -1;
   const llvm::Function *Fn = nullptr;
+  uint64_t AsmLoc = 0;
 };
 
 class Reporter {

@@ -28,13 +28,6 @@ struct SourceFacts {
   /// The main file as given to the compiler, for the default modname.
   std::string MainFile;
   std::vector<SourceDecl> Decls;
-  /// Declarations with external linkage that function-level inline asm
-  /// names: the IR never sees these references, so LTO drops the symbols.
-  struct AsmRef {
-    std::string Name;
-    bool IsFunction;
-  };
-  std::vector<AsmRef> InlineAsmRefs;
 };
 
 } // namespace klto
