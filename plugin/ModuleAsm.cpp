@@ -50,10 +50,7 @@ enum klto_sym_class ModuleAsmRewriter::classify(void *P, klto_str Name) {
   bool IsFunc = isa<Function>(Base);
   if (!GV->hasLocalLinkage())
     return IsFunc ? KLTO_SYM_GLOBAL_FUNC : KLTO_SYM_GLOBAL_DATA;
-  // Only a function object can be tail-called by a stub; a local alias of
-  // a function is reached through a global alias like data.
-  return IsFunc && isa<Function>(GV) ? KLTO_SYM_LOCAL_FUNC
-                                     : KLTO_SYM_LOCAL_DATA;
+  return IsFunc ? KLTO_SYM_LOCAL_FUNC : KLTO_SYM_LOCAL_DATA;
 }
 
 void ModuleAsmRewriter::needStub(void *P, klto_str Target, const char *Stub,
@@ -111,22 +108,12 @@ void ModuleAsmRewriter::finish() {
     GlobalValue *Target = Ctx.M.getNamedValue(R.Target);
     if (!Target)
       continue;
-    auto *Fn = dyn_cast<Function>(Target);
-    // musttail cannot forward varargs on every target: such a function gets
-    // an alias, which names the same address just as stably.
-    if (!R.IsData && !Fn->isVarArg()) {
-      Function *Stub = getOrCreateStub(*Fn, R.Stub);
-      Site Where;
-      Where.Fn = cast<Function>(Target);
-      Ctx.remark(Where, "static function '" + R.Target +
-                            "' named in asm is reached through stub '" +
-                            Stub->getName() + "'");
-    } else {
-      getOrCreateAlias(*Target, R.Stub);
-      Ctx.remark(Site(), "static '" + R.Target +
-                             "' named in asm is reached through alias '" +
-                             R.Stub + "'");
-    }
+    getOrCreateStableName(*Target, R.Stub);
+    Site Where;
+    Where.Fn = dyn_cast<Function>(Target);
+    Ctx.remark(Where, Twine("static ") + (Where.Fn ? "function " : "") + "'" +
+                          R.Target + "' named in asm is reached through alias '" +
+                          R.Stub + "'");
   }
 }
 

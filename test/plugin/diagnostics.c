@@ -11,7 +11,7 @@ __asm__(".section .initcall6.init, \"a\"\n.long 0\n.previous\n");
 // ERR: diagnostics.c:[[@LINE-1]]:1: error: klto: entry in table '.initcall6.init' references no function
 #else
 static int __attribute__((used)) init(void) { return 0; }
-// REMARK-DAG: diagnostics.c:[[@LINE-1]]:34: remark: static function 'init' named in asm is reached through stub
+// REMARK-DAG: diagnostics.c:[[@LINE-1]]:34: remark: static function 'init' named in asm is reached through alias
 __asm__(".section .initcall6.init, \"a\"\n__initcall_init6: .long init - .\n.previous\n");
 // REMARK-DAG: diagnostics.c:[[@LINE-1]]:1: remark: asm entry registering 'init' now in section '.initcall6.init..kmod_diagnostics_{{[0-9a-f]+}}__0_[[@LINE-1]]_init'
 __asm__("helper: ret");

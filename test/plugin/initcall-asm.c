@@ -1,7 +1,7 @@
 // PREL32 entries written in file-scope asm (pre-5.12 Linux on x86_64 and
 // arm64): the section gets its unique name, the label becomes the entry
-// symbol, and the static function is reached through a global stub with the
-// same type and section, kept alive with llvm.compiler.used.
+// symbol, and the static function is reached through a hidden global alias
+// (Linux's stub name), kept alive with llvm.compiler.used.
 // RUN: %clang -O0 -S -emit-llvm -fplugin=%plugin -fplugin-arg-klto-modname=kmod_a %s -o - | FileCheck %s
 // RUN: %clang -O2 -c -fplugin=%plugin -fplugin-arg-klto-modname=kmod_a %s -o %t.o
 // RUN: llvm-readelf -sS %t.o | FileCheck %s --check-prefix=ELF
@@ -21,8 +21,8 @@ ENTRY(setup, 6)
 // CHECK-NEXT: module asm ".long __initstub__kmod_a__0_17_setup6 - ."
 // CHECK-NEXT: module asm ".previous"
 // CHECK: @llvm.compiler.used = {{.*}}ptr @__initstub__kmod_a__0_17_setup6
-// CHECK: define hidden {{.*}}i32 @__initstub__kmod_a__0_17_setup6(i32 {{.*}}) {{.*}}section ".init.text"
-// CHECK-NEXT: musttail call {{.*}}i32 @setup(i32
+// CHECK: @__initstub__kmod_a__0_17_setup6 = hidden alias i32 (i32), ptr @setup
+// CHECK: define internal {{.*}}i32 @setup(i32 {{.*}}) {{.*}}section ".init.text"
 
 // ELF: .initcall6.init..kmod_a__0_17_setup
 // ELF-DAG: FUNC GLOBAL HIDDEN {{.*}} __initstub__kmod_a__0_17_setup6

@@ -30,7 +30,7 @@
 // RUN: %{cc} --target=aarch64-linux-gnu -O2 -flto=thin -o arm-O2-thin.bc && llvm-dis arm-O2-thin.bc -o - | FileCheck %s
 // CHECK: module asm {{.*}}.initcall4.init..kmod_m__1_{{[0-9]+}}_asm_init
 // CHECK: @__initcall__kmod_m__0_{{[0-9]+}}_var_init6 = {{.*}}section ".initcall6.init..kmod_m__0_{{[0-9]+}}_var_init"
-// CHECK: define hidden {{.*}}@__initstub__kmod_m__1_{{[0-9]+}}_asm_init4
+// CHECK: @__initstub__kmod_m__1_{{[0-9]+}}_asm_init4 = hidden alias {{.*}}@asm_init
 // CHECK: !klto.done
 
 static int var_init(void) { return 0; }

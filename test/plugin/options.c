@@ -24,9 +24,9 @@ __asm__(".pushsection .other, \"a\"\n.quad handler\n.popsection\n");
 // DEFAULT-DAG: @entry = internal constant ptr @probe, section "my_table"
 // DEFAULT-DAG: module asm ".pushsection .other, \22a\22"
 // DEFAULT-DAG: module asm ".quad __kltostub__kmod_o__handler"
-// DEFAULT-DAG: define hidden i32 @__kltostub__kmod_o__handler()
+// DEFAULT-DAG: @__kltostub__kmod_o__handler = hidden alias i32 (), ptr @handler
 // NOSTUBS: module asm ".quad handler"
 // NOSTUBS-NOT: __kltostub__
-// VERBOSE: klto: {{.*}}options.c:18: static function 'handler' named in asm is reached through stub '__kltostub__kmod_o__handler'
+// VERBOSE: klto: {{.*}}options.c:18: static function 'handler' named in asm is reached through alias '__kltostub__kmod_o__handler'
 // UNKNOWN: error: klto: unknown option 'frobnicate'; klto options (-fplugin-arg-klto-<option>): modname=<name>, table=<table>[,...], [no-]stubs, [no-]keep-asm-refs, [no-]verbose, [no-]kfence, [no-]kfence-cxx, kfence-alloc=<fn>[:<libc fn>][,...]
 // NOVALUE: error: klto: option 'modname' needs a value: -fplugin-arg-klto-modname=<name>

@@ -17,7 +17,7 @@
 ; CHECK: module asm ".pushsection .initcall3.init..kmod_ll__1_0_late, \22a\22"
 ; CHECK: module asm ".long __initstub__kmod_ll__1_0_late3 - ."
 ; CHECK: @__initcall__kmod_ll__0_42_early6 = internal global ptr @early, section ".initcall6.init..kmod_ll__0_42_early"
-; CHECK: define hidden i32 @__initstub__kmod_ll__1_0_late3()
+; CHECK: @__initstub__kmod_ll__1_0_late3 = hidden alias i32 (), ptr @late
 ; ELF-DAG: .initcall6.init..kmod_ll__0_42_early
 ; ELF-DAG: .initcall3.init..kmod_ll__1_0_late
 ; NOSTUB: module asm ".long late - ."
