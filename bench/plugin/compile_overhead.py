@@ -2,7 +2,8 @@
 """Compile-time overhead of kltoplugin.so over plain clang-19.
 
     bench/plugin/compile_overhead.py <build-dir> [--files N] [--rounds R]
-                                     [--kernel <prepared linux tree>]
+                                     [--kernel <built linux tree> [--objs a.o,b.o]]
+                                     [--generated typical,dense|none]
                                      [--instructions]
 
 Compiles the same translation units with and without -fplugin, alternating
@@ -15,7 +16,7 @@ shared machine. Inputs:
   * with --kernel, real Linux files compiled with the exact command lines
     kbuild used (read from their .<obj>.cmd files).
 With --instructions, each compile runs once under valgrind's callgrind and
-the figure is the number of instructions executed: the same for the same
+the figure is the number of instructions executed (per kernel file): the same for the same
 binary and input whatever else the machine does (slow: about 50x).
 """
 import argparse
@@ -61,10 +62,10 @@ def generate(root, files, initcalls, fixups, functions):
     return cmds
 
 
-def kernel_commands(tree):
-    """The clang command lines kbuild recorded for the objects in KERNEL_OBJS."""
+def kernel_commands(tree, objs):
+    """The clang command lines kbuild recorded for objs."""
     cmds = []
-    for obj in KERNEL_OBJS:
+    for obj in objs:
         d, b = os.path.split(obj)
         path = os.path.join(tree, d, f".{b}.cmd")
         with open(path) as f:
@@ -84,6 +85,11 @@ KERNEL_OBJS = [
     "mm/slub.o", "mm/page_alloc.o", "fs/namei.o", "fs/super.o",
     "drivers/tty/tty_io.o", "drivers/pci/quirks.o", "drivers/base/core.o", "net/core/dev.o",
 ]
+
+
+# Linux averages about one initcall per object file; "dense" is a stress
+# case where entries are a third of all functions.
+GENERATED = (("typical", 2, 1, 40), ("dense", 20, 5, 30))
 
 
 def run_all(cmds, extra):
@@ -116,6 +122,11 @@ def measure_instructions(name, cmds, plugin):
     sys.stdout.flush()
 
 
+def measure_kernel_instructions(tree, objs, plugin):
+    for obj, cmd in zip(objs, kernel_commands(tree, objs)):
+        measure_instructions(f"Linux 6.1 `{obj}` (kbuild's command line)", [cmd], plugin)
+
+
 def measure(name, cmds, plugin, rounds):
     run_all(cmds[:4], [])  # warm the page cache and the plugin's .so
     run_all(cmds[:4], [f"-fplugin={plugin}"])
@@ -138,8 +149,12 @@ def main():
     ap.add_argument("build")
     ap.add_argument("--files", type=int, default=300)
     ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--kernel")
+    ap.add_argument("--kernel", help="a built Linux tree (its O= directory)")
+    ap.add_argument("--objs", default=",".join(KERNEL_OBJS),
+                    help="comma-separated objects of the kernel tree to compile")
     ap.add_argument("--instructions", action="store_true")
+    ap.add_argument("--generated", default="typical,dense",
+                    help="generated inputs to measure (typical, dense, or none)")
     args = ap.parse_args()
     plugin = os.path.abspath(os.path.join(args.build, "lib", "kltoplugin.so"))
     if not os.path.exists(plugin):
@@ -149,9 +164,10 @@ def main():
         print("| input | compiles | plain | with plugin | overhead |")
         print("|---|---|---|---|---|")
         if args.kernel:
-            measure_instructions("Linux 6.1 files (x86_64 defconfig, kbuild's flags)",
-                                 kernel_commands(args.kernel), plugin)
-        for name, initcalls, fixups, functions in (("typical", 2, 1, 40), ("dense", 20, 5, 30)):
+            measure_kernel_instructions(args.kernel, args.objs.split(","), plugin)
+        for name, initcalls, fixups, functions in GENERATED:
+            if name not in args.generated.split(","):
+                continue
             with tempfile.TemporaryDirectory() as tmp:
                 measure_instructions(f"generated {name}: {args.files} files",
                                      generate(tmp, args.files, initcalls, fixups, functions), plugin)
@@ -159,16 +175,16 @@ def main():
     print(f"clang: {CLANG}; plugin: {plugin}; rounds: {args.rounds} (A B alternating)")
     print("| input | compiles | plain CPU s (min / median) | with plugin CPU s (min / median) | overhead, median of pairs (min .. max) |")
     print("|---|---|---|---|---|")
-    # Linux averages about one initcall per object file; "dense" is a stress
-    # case where entries are a third of all functions.
-    for name, initcalls, fixups, functions in (("typical", 2, 1, 40), ("dense", 20, 5, 30)):
+    for name, initcalls, fixups, functions in GENERATED:
+        if name not in args.generated.split(","):
+            continue
         with tempfile.TemporaryDirectory() as tmp:
             measure(f"generated {name}: {args.files} files, each {initcalls} initcalls + "
                     f"{fixups} fixups + {functions} functions, as pointers and as PREL32 asm",
                     generate(tmp, args.files, initcalls, fixups, functions), plugin, args.rounds)
     if args.kernel:
-        measure("Linux 6.1 files (x86_64 defconfig, kbuild's flags)",
-                kernel_commands(args.kernel), plugin, args.rounds)
+        measure("Linux 6.1 files (kbuild's command lines)",
+                kernel_commands(args.kernel, args.objs.split(",")), plugin, args.rounds)
 
 
 if __name__ == "__main__":
