@@ -54,8 +54,7 @@ public:
   void emitLabel(MCSymbol *S, SMLoc) override { define(S); }
   void emitAssignment(MCSymbol *S, const MCExpr *) override { define(S); }
   void emitCommonSymbol(MCSymbol *S, uint64_t, Align) override { define(S); }
-  void emitZerofill(MCSection *, MCSymbol *S, uint64_t, Align,
-                    SMLoc) override {
+  void emitZerofill(MCSection *, MCSymbol *S, uint64_t, Align, SMLoc) override {
     if (S)
       define(S);
   }
@@ -82,8 +81,7 @@ private:
 
 class AsmSymbolReader::Impl {
 public:
-  Impl(Module &M, const Target &T, Triple TT)
-      : M(M), T(T), TT(std::move(TT)) {}
+  Impl(Module &M, const Target &T, Triple TT) : M(M), T(T), TT(std::move(TT)) {}
 
   bool init() {
     MRI.reset(T.createMCRegInfo(TT.str()));
@@ -94,13 +92,13 @@ public:
     const MCSubtargetInfo *STI = subtarget("", "");
     if (!MAI || !MII || !STI)
       return false;
-    SrcMgr.setDiagHandler([](const SMDiagnostic &, void *P) {
-      ++*static_cast<unsigned *>(P);
-    }, &Errors);
+    SrcMgr.setDiagHandler(
+        [](const SMDiagnostic &, void *P) { ++*static_cast<unsigned *>(P); },
+        &Errors);
     Ctx = std::make_unique<MCContext>(TT, MAI.get(), MRI.get(), STI, &SrcMgr,
                                       &Options);
-    MOFI.reset(T.createMCObjectFileInfo(
-        *Ctx, M.getPICLevel() != PICLevel::NotPIC));
+    MOFI.reset(
+        T.createMCObjectFileInfo(*Ctx, M.getPICLevel() != PICLevel::NotPIC));
     Ctx->setObjectFileInfo(MOFI.get());
     Streamer = std::make_unique<RecordingStreamer>(*Ctx);
     Streamer->initSections(false, *STI);
@@ -137,8 +135,8 @@ public:
       if (TT.isOSBinFormatELF() &&
           cast<MCSymbolELF>(S)->getType() == ELF::STT_SECTION)
         continue;
-      Refs.push_back({Name.str(), FirstUse.lookup(Name),
-                      Streamer->Weak.contains(Name)});
+      Refs.push_back(
+          {Name.str(), FirstUse.lookup(Name), Streamer->Weak.contains(Name)});
     }
     llvm::sort(Refs, [](const AsmSymbolReader::Reference &A,
                         const AsmSymbolReader::Reference &B) {

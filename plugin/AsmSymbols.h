@@ -1,4 +1,4 @@
-//===- AsmSymbols.h - the symbols function-level asm defines and names -*- C++ -*-===//
+//===- AsmSymbols.h - symbols function-level asm defines, names -*- C++ -*-===//
 //
 // Reads a module's asm with the target's own assembler (LLVM MC), as the
 // backend will, so that registers, operands, relocation specifiers, numeric

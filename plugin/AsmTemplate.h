@@ -1,4 +1,4 @@
-//===- AsmTemplate.h - an inline-asm template as the assembler sees it -*- C++ -*-===//
+//===- AsmTemplate.h - inline asm as the assembler sees it ------*- C++ -*-===//
 //
 // The IR holds function-level asm as a template ("call foo; mov $0, %eax")
 // whose operands the backend fills in after register allocation. To read
@@ -32,8 +32,7 @@ bool canExpandAsmTemplate(const llvm::Triple &T);
 
 /// The text of Call's asm with its operands replaced by stand-ins;
 /// CommentString replaces ${:comment}.
-std::string expandAsmTemplate(const llvm::CallBase &Call,
-                              const llvm::Triple &T,
+std::string expandAsmTemplate(const llvm::CallBase &Call, const llvm::Triple &T,
                               llvm::StringRef CommentString);
 
 } // namespace klto

@@ -120,11 +120,11 @@ private:
 
 } // namespace
 
-std::unique_ptr<ASTConsumer> makeFrontEndFactsConsumer(
-    CompilerInstance &CI, std::shared_ptr<SourceFacts> Facts,
-    std::shared_ptr<ClangReporter> Diags) {
-  return std::make_unique<KltoConsumer>(CI, std::move(Facts),
-                                        std::move(Diags));
+std::unique_ptr<ASTConsumer>
+makeFrontEndFactsConsumer(CompilerInstance &CI,
+                          std::shared_ptr<SourceFacts> Facts,
+                          std::shared_ptr<ClangReporter> Diags) {
+  return std::make_unique<KltoConsumer>(CI, std::move(Facts), std::move(Diags));
 }
 
 } // namespace klto

@@ -64,9 +64,11 @@ void keepHost(NamingContext &Ctx, Function &F, CallBase &Call,
   Where.AsmLoc = srcLoc(Call);
   if (F.hasFnAttribute(Attribute::AlwaysInline)) {
     Ctx.Diags.report(Reporter::Level::Warning, Where,
-                     "'" + F.getName() + "' is always_inline and its asm "
-                     "defines " + quotedList(Defs) +
-                     ": each inlined copy defines them again");
+                     "'" + F.getName() +
+                         "' is always_inline and its asm "
+                         "defines " +
+                         quotedList(Defs) +
+                         ": each inlined copy defines them again");
     return;
   }
   Call.setCannotDuplicate();
@@ -138,8 +140,9 @@ void keepReferences(NamingContext &Ctx, const AsmSymbolReader &Reader,
     if (!GV)
       GV = declare(M, Name, R.Weak);
     Keep.push_back(GV);
-    Ctx.remark(siteOf(R.FirstUse), "'" + Name +
-                           "' is named only in inline asm; kept visible to LTO");
+    Ctx.remark(siteOf(R.FirstUse),
+               "'" + Name +
+                   "' is named only in inline asm; kept visible to LTO");
   }
 }
 

@@ -1,4 +1,4 @@
-//===- InlineAsmRefs.h - symbols of function-level asm -----*- C++ -*-===//
+//===- InlineAsmRefs.h - symbols of function-level asm ----------*- C++ -*-===//
 #ifndef KLTO_PLUGIN_INLINEASMREFS_H
 #define KLTO_PLUGIN_INLINEASMREFS_H
 

@@ -112,8 +112,9 @@ void ModuleAsmRewriter::finish() {
     Site Where;
     Where.Fn = dyn_cast<Function>(Target);
     Ctx.remark(Where, Twine("static ") + (Where.Fn ? "function " : "") + "'" +
-                          R.Target + "' named in asm is reached through alias '" +
-                          R.Stub + "'");
+                          R.Target +
+                          "' named in asm is reached through alias '" + R.Stub +
+                          "'");
   }
 }
 

@@ -1,5 +1,4 @@
-//===- Reporter.h - the plugin's diagnostics, with their sites ---*- C++
-//-*-===//
+//===- Reporter.h - the plugin's diagnostics and their sites ----*- C++ -*-===//
 //
 // The pass reports through this interface: under Clang (KltoAction.cpp) as
 // Clang diagnostics with the file:line of the declaration the front end

@@ -37,12 +37,9 @@ struct OperandList {
 };
 
 const OperandList Lists[] = {
-    {"", 0, 0, false, false},
-    {"=r,r", 32, 1, false, false},
-    {"=r,r,i", 64, 1, true, false},
-    {"=&r,r,r,~{memory}", 64, 2, false, false},
-    {"=r,0,n", 64, 1, true, false},
-    {"r,i", 0, 1, false, true},
+    {"", 0, 0, false, false},       {"=r,r", 32, 1, false, false},
+    {"=r,r,i", 64, 1, true, false}, {"=&r,r,r,~{memory}", 64, 2, false, false},
+    {"=r,0,n", 64, 1, true, false}, {"r,i", 0, 1, false, true},
     {"=r,i,i", 64, 0, true, true},
 };
 
