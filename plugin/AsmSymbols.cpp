@@ -46,13 +46,19 @@ class RecordingStreamer : public MCStreamer {
 public:
   explicit RecordingStreamer(MCContext &C) : MCStreamer(C) {}
 
-  /// Definitions of the statement being read, or null for module asm.
+  /// Definitions of the statement being read that must stay single, or
+  /// null for module asm.
   std::vector<std::string> *StatementDefs = nullptr;
   StringSet<> Defined;
   StringSet<> Weak;
 
   void emitLabel(MCSymbol *S, SMLoc) override { define(S); }
-  void emitAssignment(MCSymbol *S, const MCExpr *) override { define(S); }
+  // A .set may be repeated (each inlined copy of a header's asm may set the
+  // same symbol): it defines the symbol for this module, not once.
+  void emitAssignment(MCSymbol *S, const MCExpr *) override {
+    if (!S->isTemporary())
+      Defined.insert(S->getName());
+  }
   void emitCommonSymbol(MCSymbol *S, uint64_t, Align) override { define(S); }
   void emitZerofill(MCSection *, MCSymbol *S, uint64_t, Align, SMLoc) override {
     if (S)

@@ -31,7 +31,8 @@ public:
   ~AsmSymbolReader();
 
   /// Reads one function-level asm statement. Returns the symbols it defines
-  /// (labels, .set, .comm), not temporaries.
+  /// that a copy would define twice (labels, .comm), not temporaries; a
+  /// symbol it .set is only no longer a reference.
   std::vector<std::string> read(const llvm::CallBase &Call);
 
   struct Reference {
