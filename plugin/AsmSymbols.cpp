@@ -135,8 +135,9 @@ public:
     for (const auto &E : Ctx->getSymbols()) {
       const MCSymbol *S = E.getValue().Symbol;
       StringRef Name = E.getKey();
-      if (!S || S->isTemporary() || Name.starts_with(StandInPrefix) ||
-          FromModuleAsm.contains(Name) || Streamer->Defined.contains(Name))
+      if (!S || Name.empty() || S->isTemporary() ||
+          Name.starts_with(StandInPrefix) || FromModuleAsm.contains(Name) ||
+          Streamer->Defined.contains(Name))
         continue;
       if (TT.isOSBinFormatELF() &&
           cast<MCSymbolELF>(S)->getType() == ELF::STT_SECTION)

@@ -114,7 +114,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     Defined.insert(D);
   for (const auto &R : Reader->references())
     if (R.Name.empty() || StringRef(R.Name).starts_with(".L") ||
-        Defined.contains(R.Name) || !R.FirstUse)
+        Defined.contains(R.Name) || !R.FirstUse) {
+      if (getenv("KLTO_FUZZ_DEBUG"))
+        fprintf(stderr, "bad reference '%s' first use %p\n", R.Name.c_str(),
+                static_cast<const void *>(R.FirstUse));
       abort();
+    }
   return 0;
 }
