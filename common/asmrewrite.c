@@ -188,6 +188,23 @@ void klto_buf_free(struct klto_buf *b) {
   memset(b, 0, sizeof(*b));
 }
 
+static bool buf_append(struct klto_buf *b, const char *p, size_t n) {
+  if (b->n + n + 1 > b->cap) {
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap < b->n + n + 1)
+      cap *= 2;
+    char *q = realloc(b->p, cap);
+    if (!q)
+      return false;
+    b->p = q;
+    b->cap = cap;
+  }
+  memcpy(b->p + b->n, p, n);
+  b->n += n;
+  b->p[b->n] = '\0';
+  return true;
+}
+
 /*--- Phase 1: statements --------------------------------------------------*/
 
 /* Directives other than the section ones (klto/asmsections.h). */
@@ -554,22 +571,10 @@ static const char *stub_for(struct klto_asm_rewriter *rw, struct site *s,
 
 static bool append(struct klto_asm_rewriter *rw, struct klto_buf *b,
                    const char *p, size_t n) {
-  if (b->n + n + 1 > b->cap) {
-    size_t cap = b->cap ? b->cap : 256;
-    while (cap < b->n + n + 1)
-      cap *= 2;
-    char *q = realloc(b->p, cap);
-    if (!q) {
-      rw->oom = true;
-      return false;
-    }
-    b->p = q;
-    b->cap = cap;
-  }
-  memcpy(b->p + b->n, p, n);
-  b->n += n;
-  b->p[b->n] = '\0';
-  return true;
+  if (buf_append(b, p, n))
+    return true;
+  rw->oom = true;
+  return false;
 }
 
 long klto_asm_rewriter_finish(struct klto_asm_rewriter *rw,
@@ -663,10 +668,13 @@ long klto_asm_rewriter_finish(struct klto_asm_rewriter *rw,
 
 /*--- Operand names of any asm text -----------------------------------------*/
 
-static void operand_names(const char *text, const struct klto_asm_stmt *st,
-                          bool gcc_template,
-                          void (*fn)(void *ctx, struct klto_str name),
-                          void *ctx) {
+/* Calls `fn` with each token of `st` that names a symbol as an operand. In
+ * an LLVM IR template, $N, ${N:modifier} and ${:uid} are operands, not
+ * names. */
+static void operand_tokens(const char *text, const struct klto_asm_stmt *st,
+                           bool ir_template,
+                           void (*fn)(void *ctx, const struct klto_token *t),
+                           void *ctx) {
   size_t i = klto_asm_labels(text, st, NULL, NULL);
   if (i >= st->n || st->toks[i].kind != KLTO_TOK_IDENT)
     return;
@@ -676,37 +684,81 @@ static void operand_names(const char *text, const struct klto_asm_stmt *st,
   if (klto_section_directive(head) != KLTO_SECT_NONE ||
       (d != DIR_NONE && d != DIR_SET && d != DIR_FIRST))
     return;
-  int brackets = 0;
+  bool in_operand = false;
   for (size_t k = i + 1; k < st->n; ++k) {
     const struct klto_token *t = &st->toks[k];
-    /* GCC templates name operands as %[name]; brackets elsewhere are memory
-     * operands whose names are registers. */
-    if (punct_is(text, t, '['))
-      ++brackets;
-    else if (punct_is(text, t, ']') && brackets)
-      --brackets;
-    else if (t->kind == KLTO_TOK_IDENT && !(gcc_template && brackets) &&
+    const struct klto_token *prev = &st->toks[k - 1];
+    if (ir_template && punct_is(text, t, '{') && punct_is(text, prev, '$') &&
+        prev->end == t->begin)
+      in_operand = true;
+    else if (in_operand && punct_is(text, t, '}'))
+      in_operand = false;
+    else if (t->kind == KLTO_TOK_IDENT && !in_operand &&
              is_ref_position(text, st, k))
-      fn(ctx, (struct klto_str){text + t->begin, t->end - t->begin});
+      fn(ctx, t);
   }
 }
 
 struct names_ctx {
   const char *text;
-  bool gcc_template;
+  bool ir_template;
   void (*fn)(void *ctx, struct klto_str name);
   void *ctx;
 };
 
+static void name_token(void *p, const struct klto_token *t) {
+  struct names_ctx *nc = p;
+  nc->fn(nc->ctx, (struct klto_str){nc->text + t->begin, t->end - t->begin});
+}
+
 static void names_statement(void *p, const struct klto_asm_stmt *st) {
   struct names_ctx *nc = p;
-  operand_names(nc->text, st, nc->gcc_template, nc->fn, nc->ctx);
+  operand_tokens(nc->text, st, nc->ir_template, name_token, nc);
 }
 
 bool klto_asm_operand_names(const char *text, size_t len,
-                            enum klto_asm_dialect dialect, bool gcc_template,
+                            enum klto_asm_dialect dialect, bool ir_template,
                             void (*fn)(void *ctx, struct klto_str name),
                             void *ctx) {
-  struct names_ctx nc = {text, gcc_template, fn, ctx};
+  struct names_ctx nc = {text, ir_template, fn, ctx};
   return klto_asm_statements(text, len, dialect, names_statement, &nc);
+}
+
+struct rename_ctx {
+  const char *text;
+  bool ir_template;
+  struct klto_str old_name, new_name;
+  struct klto_buf *out;
+  size_t copied; /* input bytes already in `out` */
+  long renamed;
+};
+
+static void rename_token(void *p, const struct klto_token *t) {
+  struct rename_ctx *rc = p;
+  if (rc->renamed < 0 || t->end - t->begin != rc->old_name.n ||
+      memcmp(rc->text + t->begin, rc->old_name.p, rc->old_name.n))
+    return;
+  if (!buf_append(rc->out, rc->text + rc->copied, t->begin - rc->copied) ||
+      !buf_append(rc->out, rc->new_name.p, rc->new_name.n)) {
+    rc->renamed = -1;
+    return;
+  }
+  rc->copied = t->end;
+  ++rc->renamed;
+}
+
+static void rename_statement(void *p, const struct klto_asm_stmt *st) {
+  struct rename_ctx *rc = p;
+  operand_tokens(rc->text, st, rc->ir_template, rename_token, rc);
+}
+
+long klto_asm_rename_symbol(const char *text, size_t len,
+                            enum klto_asm_dialect dialect, bool ir_template,
+                            struct klto_str old_name, struct klto_str new_name,
+                            struct klto_buf *out) {
+  struct rename_ctx rc = {text, ir_template, old_name, new_name, out, 0, 0};
+  if (!klto_asm_statements(text, len, dialect, rename_statement, &rc) ||
+      rc.renamed < 0 || !buf_append(out, text + rc.copied, len - rc.copied))
+    return -1;
+  return rc.renamed;
 }

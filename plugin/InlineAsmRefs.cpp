@@ -21,8 +21,11 @@
 //===----------------------------------------------------------------------===//
 #include "InlineAsmRefs.h"
 #include "AsmSymbols.h"
+#include "Stubs.h"
 
+#include "klto/LLVMAdapter.h"
 #include "klto/asmrewrite.h"
+#include "klto/naming.h"
 
 #include "llvm/ADT/StringSet.h"
 #include "llvm/IR/Constants.h"
@@ -121,6 +124,42 @@ Site siteOf(const CallBase *Call) {
   return Where;
 }
 
+/// Points every function-level asm statement that names the static GV at
+/// a stable global alias of it, as module asm is pointed at one
+/// (Stubs.h): full LTO may rename the static when another file has a
+/// global of its name, and the asm would bind to that one.
+void renameStaticInAsm(NamingContext &Ctx, GlobalValue &GV, Site Where) {
+  Module &M = Ctx.M;
+  klto_str ModName = toKStr(Ctx.ModName), Name = toKStr(GV.getName());
+  std::string Alias(klto_format_stub(nullptr, 0, {}, {}, ModName, Name), '\0');
+  klto_format_stub(Alias.data(), Alias.size() + 1, {}, {}, ModName, Name);
+  getOrCreateStableName(GV, Alias);
+  klto_asm_dialect Dialect =
+      klto_asm_dialect_for_triple(M.getTargetTriple().c_str());
+  for (Function &F : M)
+    for (Instruction &I : instructions(F)) {
+      auto *CB = dyn_cast<CallBase>(&I);
+      auto *IA = CB ? dyn_cast<InlineAsm>(CB->getCalledOperand()) : nullptr;
+      if (!IA)
+        continue;
+      const std::string &S = IA->getAsmString();
+      klto_buf Out = {nullptr, 0, 0};
+      long N = klto_asm_rename_symbol(S.data(), S.size(), Dialect, true, Name,
+                                      toKStr(Alias), &Out);
+      if (N > 0)
+        CB->setCalledOperand(InlineAsm::get(
+            IA->getFunctionType(), StringRef(Out.p, Out.n),
+            IA->getConstraintString(), IA->hasSideEffects(), IA->isAlignStack(),
+            IA->getDialect(), IA->canThrow()));
+      klto_buf_free(&Out);
+      if (N < 0)
+        throw std::bad_alloc();
+    }
+  Ctx.remark(Where, "static '" + GV.getName() +
+                        "' named in inline asm is reached through alias '" +
+                        Alias + "'");
+}
+
 void keepReferences(NamingContext &Ctx, const AsmSymbolReader &Reader,
                     SmallVectorImpl<GlobalValue *> &Keep) {
   Module &M = Ctx.M;
@@ -128,13 +167,17 @@ void keepReferences(NamingContext &Ctx, const AsmSymbolReader &Reader,
     const std::string &Name = R.Name;
     GlobalValue *GV = M.getNamedValue(Name);
     if (GV && GV->hasLocalLinkage()) {
-      // Kept for ThinLTO, which then does not rename it; full LTO may still
-      // rename it when another file has a global of the same name.
+      if (Ctx.Opts.Stubs) {
+        renameStaticInAsm(Ctx, *GV, siteOf(R.FirstUse));
+        continue;
+      }
+      // Kept for ThinLTO, which then does not rename it.
       Keep.push_back(GV);
       Ctx.Diags.report(Reporter::Level::Warning, siteOf(R.FirstUse),
                        "inline asm names static '" + Name +
-                           "': under full LTO it may bind to another file's '" +
-                           Name + "'; pass it as an operand instead");
+                           "': under full LTO it may bind to another "
+                           "file's '" +
+                           Name + "' (no-stubs)");
       continue;
     }
     if (!GV)

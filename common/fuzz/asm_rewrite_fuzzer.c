@@ -2,7 +2,7 @@
  *
  * Feeds arbitrary bytes to the lexer, the rewriter (split into chunks at
  * blank lines, with names classified by a hash so every kind of name
- * occurs) and the naming parsers. Beyond memory errors (run it under ASan)
+ * occurs), the operand-name finder and renamer, and the naming parsers. Beyond memory errors (run it under ASan)
  * it checks the rewriter's promise: no edits means the output is the input.
  *===----------------------------------------------------------------------===*/
 #include "klto/asmrewrite.h"
@@ -66,6 +66,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   klto_asm_rewriter_free(rw);
 
   klto_asm_operand_names(text, len, dialect, true, ignore_name, NULL);
+
+  /* Renaming a name the text uses must leave the rest byte for byte. */
+  struct klto_buf renamed = {0};
+  long n = klto_asm_rename_symbol(text, len, dialect, true, klto_str_c("x"),
+                                  klto_str_c("renamed_x"), &renamed);
+  if (n == 0 && (renamed.n != len || memcmp(renamed.p, text, len)))
+    abort();
+  if (n > 0 && renamed.n != len + (size_t)n * 8)
+    abort();
+  klto_buf_free(&renamed);
 
   struct klto_str s = {text, len};
   struct klto_id id;

@@ -97,13 +97,21 @@ long klto_asm_rewriter_finish(struct klto_asm_rewriter *rw,
 void klto_asm_rewriter_free(struct klto_asm_rewriter *rw);
 
 /* Calls `fn` for every name `text` uses as an operand. Statement heads,
- * labels, registers (%rax), relocation specifiers (@PLT, :lo12:) and, for a
- * GCC inline-asm template, operand references (%0, %c1, %[name]) are not
+ * labels, registers (%rax), relocation specifiers (@PLT, :lo12:) and, in an
+ * LLVM IR inline-asm template, operands ($0, ${1:w}, ${:uid}) are not
  * names. Returns false when out of memory. */
 bool klto_asm_operand_names(const char *text, size_t len,
-                            enum klto_asm_dialect dialect, bool gcc_template,
+                            enum klto_asm_dialect dialect, bool ir_template,
                             void (*fn)(void *ctx, struct klto_str name),
                             void *ctx);
+
+/* Appends `text` to `out` with every operand use of the symbol `old_name`
+ * (as klto_asm_operand_names finds names) replaced by `new_name`. Returns
+ * the number of replacements, -1 when out of memory. */
+long klto_asm_rename_symbol(const char *text, size_t len,
+                            enum klto_asm_dialect dialect, bool ir_template,
+                            struct klto_str old_name, struct klto_str new_name,
+                            struct klto_buf *out);
 
 #ifdef __cplusplus
 }

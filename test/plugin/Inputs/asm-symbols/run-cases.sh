@@ -17,7 +17,8 @@ for mode in none full thin full-p4 thin-p4; do
     thin*) lto="-flto=thin" ;;
   esac
   case $mode in *-p4) link="-Wl,--lto-partitions=4" ;; *) link="" ;; esac
-  for c in "named counter" "entry-user entry-host" "labels-user labels"; do
+  for c in "named counter" "entry-user entry-host" "labels-user labels" \
+           "static-user static-def"; do
     set -- $c
     out=$(for f in "$@"; do
             $clang $target -O2 $lto $plugin -c "$here/$f.c" -o "$f.o" || exit 1
