@@ -762,3 +762,62 @@ long klto_asm_rename_symbol(const char *text, size_t len,
     return -1;
   return rc.renamed;
 }
+
+struct outline_ctx {
+  const char *text;
+  void (*defined)(void *ctx, struct klto_str name);
+  void *ctx;
+  struct klto_buf *macros;
+  int macro_depth;
+  bool oom;
+};
+
+static bool head_is(struct klto_str head, const char *name) {
+  return head.n == strlen(name) && !strncasecmp(head.p, name, head.n);
+}
+
+static void outline_label(void *p, const struct klto_token *t) {
+  struct outline_ctx *oc = p;
+  oc->defined(oc->ctx,
+              (struct klto_str){oc->text + t->begin, t->end - t->begin});
+}
+
+static void outline_statement(void *p, const struct klto_asm_stmt *st) {
+  struct outline_ctx *oc = p;
+  if (!st->n)
+    return;
+  size_t i = klto_asm_labels(oc->text, st, oc->macro_depth ? NULL : outline_label,
+                             oc);
+  struct klto_str head = {NULL, 0};
+  if (i < st->n && st->toks[i].kind == KLTO_TOK_IDENT)
+    head = (struct klto_str){oc->text + st->toks[i].begin,
+                             st->toks[i].end - st->toks[i].begin};
+  bool opens = head_is(head, ".macro");
+  bool closes = head_is(head, ".endm") || head_is(head, ".endmacro");
+  if (opens || oc->macro_depth) {
+    size_t b = st->toks[0].begin, e = st->toks[st->n - 1].end;
+    if (!buf_append(oc->macros, oc->text + b, e - b) ||
+        !buf_append(oc->macros, "\n", 1))
+      oc->oom = true;
+    oc->macro_depth += opens - (closes && oc->macro_depth);
+    return;
+  }
+  const struct klto_token *name = NULL;
+  if (i + 1 < st->n && punct_is(oc->text, &st->toks[i + 1], '='))
+    name = &st->toks[i];
+  else if ((directive_kind(head) == DIR_SET || head_is(head, ".comm") ||
+            head_is(head, ".lcomm")) &&
+           i + 1 < st->n && st->toks[i + 1].kind == KLTO_TOK_IDENT)
+    name = &st->toks[i + 1];
+  if (name)
+    outline_label(oc, name);
+}
+
+bool klto_asm_outline(const char *text, size_t len,
+                      enum klto_asm_dialect dialect,
+                      void (*defined)(void *ctx, struct klto_str name),
+                      void *ctx, struct klto_buf *macros) {
+  struct outline_ctx oc = {text, defined, ctx, macros, 0, false};
+  return klto_asm_statements(text, len, dialect, outline_statement, &oc) &&
+         !oc.oom;
+}

@@ -2,7 +2,8 @@
 //
 // The same set-up as LLVM's ModuleSymbolTable::CollectAsmSymbols, which
 // finds module-asm symbols for the bitcode symbol table, with a streamer
-// that only records. References are read off the assembler's symbol table
+// that only records. Of the module asm, MC reads only the macros
+// (readModuleAsm). References are read off the assembler's symbol table
 // rather than from emitted instructions, so a symbol still counts when its
 // instruction does not match (a stand-in register of the wrong width, an
 // instruction of a feature the function enables with .arch_extension).
@@ -14,6 +15,9 @@
 //===----------------------------------------------------------------------===//
 #include "AsmSymbols.h"
 #include "AsmTemplate.h"
+
+#include "klto/LLVMAdapter.h"
+#include "klto/asmrewrite.h"
 
 #include "llvm/ADT/StringSet.h"
 #include "llvm/BinaryFormat/ELF.h"
@@ -108,7 +112,7 @@ public:
     Ctx->setObjectFileInfo(MOFI.get());
     Streamer = std::make_unique<RecordingStreamer>(*Ctx);
     Streamer->initSections(false, *STI);
-    parse(M.getModuleInlineAsm(), *STI, nullptr);
+    readModuleAsm(*STI);
     for (const auto &E : Ctx->getSymbols())
       FromModuleAsm.insert(E.getKey());
     return true;
@@ -153,6 +157,29 @@ public:
   }
 
 private:
+  /// What the function-level asm sees of the module asm: the symbols it
+  /// defines, and its macros, which MC reads. The rest is left to
+  /// libkltocore's lexer, since MC would take as long to read an asm entry
+  /// as the rest of the plugin takes to rewrite it (Linux's quirks.c has
+  /// 682 of them).
+  void readModuleAsm(const MCSubtargetInfo &STI) {
+    const std::string &Asm = M.getModuleInlineAsm();
+    if (Asm.empty())
+      return;
+    klto_buf Macros = {nullptr, 0, 0};
+    bool Ok = klto_asm_outline(
+        Asm.data(), Asm.size(), klto_asm_dialect_for_triple(TT.str().c_str()),
+        [](void *P, klto_str Name) {
+          static_cast<StringSet<> *>(P)->insert(fromKStr(Name));
+        },
+        &Streamer->Defined, &Macros);
+    if (Ok && Macros.n)
+      parse(StringRef(Macros.p, Macros.n), STI, nullptr);
+    klto_buf_free(&Macros);
+    if (!Ok)
+      throw std::bad_alloc();
+  }
+
   const MCSubtargetInfo *subtarget(StringRef CPU, StringRef Features) {
     std::unique_ptr<MCSubtargetInfo> &STI =
         Subtargets[(CPU + "\n" + Features).str()];

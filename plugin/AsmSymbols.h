@@ -3,7 +3,7 @@
 // Reads a module's asm with the target's own assembler (LLVM MC), as the
 // backend will, so that registers, operands, relocation specifiers, numeric
 // and .L labels are told from symbols exactly as the assembler tells them.
-// The module asm is read first, so the macros it defines expand in the
+// The macros the module asm defines are read first, so they expand in the
 // function-level asm after it, as they do in codegen.
 //
 //===----------------------------------------------------------------------===//

@@ -128,12 +128,13 @@ Site siteOf(const CallBase *Call) {
 /// a stable global alias of it, as module asm is pointed at one
 /// (Stubs.h): full LTO may rename the static when another file has a
 /// global of its name, and the asm would bind to that one.
-void renameStaticInAsm(NamingContext &Ctx, GlobalValue &GV, Site Where) {
+void renameStaticInAsm(NamingContext &Ctx, GlobalValue &GV, Site Where,
+                       SmallVectorImpl<GlobalValue *> &Keep) {
   Module &M = Ctx.M;
   klto_str ModName = toKStr(Ctx.ModName), Name = toKStr(GV.getName());
   std::string Alias(klto_format_stub(nullptr, 0, {}, {}, ModName, Name), '\0');
   klto_format_stub(Alias.data(), Alias.size() + 1, {}, {}, ModName, Name);
-  getOrCreateStableName(GV, Alias);
+  Keep.push_back(getOrCreateStableName(GV, Alias));
   klto_asm_dialect Dialect =
       klto_asm_dialect_for_triple(M.getTargetTriple().c_str());
   for (Function &F : M)
@@ -168,7 +169,7 @@ void keepReferences(NamingContext &Ctx, const AsmSymbolReader &Reader,
     GlobalValue *GV = M.getNamedValue(Name);
     if (GV && GV->hasLocalLinkage()) {
       if (Ctx.Opts.Stubs) {
-        renameStaticInAsm(Ctx, *GV, siteOf(R.FirstUse));
+        renameStaticInAsm(Ctx, *GV, siteOf(R.FirstUse), Keep);
         continue;
       }
       // Kept for ThinLTO, which then does not rename it.

@@ -8,6 +8,8 @@
 #include "ModuleAsm.h"
 #include "Stubs.h"
 
+#include "llvm/Transforms/Utils/ModuleUtils.h"
+
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GlobalAlias.h"
 #include "llvm/IR/GlobalVariable.h"
@@ -104,11 +106,12 @@ void ModuleAsmRewriter::finish() {
     Ctx.M.setModuleInlineAsm(StringRef(Out.p, Out.n));
   klto_buf_free(&Out);
 
+  SmallVector<GlobalValue *, 16> Keep;
   for (const StubRequest &R : Stubs) {
     GlobalValue *Target = Ctx.M.getNamedValue(R.Target);
     if (!Target)
       continue;
-    getOrCreateStableName(*Target, R.Stub);
+    Keep.push_back(getOrCreateStableName(*Target, R.Stub));
     Site Where;
     Where.Fn = dyn_cast<Function>(Target);
     Ctx.remark(Where, Twine("static ") + (Where.Fn ? "function " : "") + "'" +
@@ -116,6 +119,8 @@ void ModuleAsmRewriter::finish() {
                           "' named in asm is reached through alias '" + R.Stub +
                           "'");
   }
+  if (!Keep.empty())
+    appendToCompilerUsed(Ctx.M, Keep);
 }
 
 } // namespace klto

@@ -27,7 +27,6 @@
 
 #include "llvm/IR/GlobalAlias.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Transforms/Utils/ModuleUtils.h"
 
 using namespace llvm;
 
@@ -42,7 +41,6 @@ GlobalValue *getOrCreateStableName(GlobalValue &Target, StringRef Name) {
                           GlobalValue::ExternalLinkage, Name, &Target, &M);
   Alias->setVisibility(GlobalValue::HiddenVisibility);
   Alias->setDSOLocal(true);
-  appendToCompilerUsed(M, {Alias});
   return Alias;
 }
 

@@ -12,8 +12,9 @@ class GlobalValue;
 namespace klto {
 
 /// A hidden global alias `Name` for a static function or variable that asm
-/// names, kept alive through llvm.compiler.used. Returns the existing one if
-/// a previous run made it.
+/// names; the caller keeps it alive through llvm.compiler.used (one append
+/// for all of them: each append copies the whole list). Returns the
+/// existing one if a previous run made it.
 llvm::GlobalValue *getOrCreateStableName(llvm::GlobalValue &Target,
                                          llvm::StringRef Name);
 

@@ -19,17 +19,29 @@
 
 // Every name the asm below names that is a symbol, and nothing else; the
 // .set defines a symbol but may be repeated, so regs() is not kept:
-// X86-NOT: @{{(rax|eax|rbx|rip|ecx|Lskip|PLT|GOTPCREL|k|out|set_here)}} =
-// A64-NOT: @{{(x0|w1|xzr|sp|lr|tpidr_el0|ish|lsl|ne|eq|lo12|got|got_lo12)}} =
-// IR:      @llvm.compiler.used = appending global [3 x ptr] [ptr @nowhere_defined, ptr @shared_counter, ptr @shared_fn]
-// X86-NOT: @{{(rax|eax|rbx|rip|ecx|Lskip|PLT|GOTPCREL|k|out|set_here)}} =
-// A64-NOT: @{{(x0|w1|xzr|sp|lr|tpidr_el0|ish|lsl|ne|eq|lo12|got|got_lo12)}} =
+// X86-NOT: @{{(rax|eax|rbx|rip|ecx|Lskip|PLT|GOTPCREL|k|out|set_here|modasm_sym|target)}} =
+// A64-NOT: @{{(x0|w1|xzr|sp|lr|tpidr_el0|ish|lsl|ne|eq|lo12|got|got_lo12|modasm_sym|target)}} =
+// IR:      @llvm.compiler.used = appending global [4 x ptr] [ptr @macro_target, ptr @nowhere_defined, ptr @shared_counter, ptr @shared_fn]
+// X86-NOT: @{{(rax|eax|rbx|rip|ecx|Lskip|PLT|GOTPCREL|k|out|set_here|modasm_sym|target)}} =
+// A64-NOT: @{{(x0|w1|xzr|sp|lr|tpidr_el0|ish|lsl|ne|eq|lo12|got|got_lo12|modasm_sym|target)}} =
 
 #ifdef MAIN
 int main(void) { return 0; }
 #endif
 
 static int counter;
+
+// A macro of the module asm expands in function-level asm (macro_target is
+// named), and a symbol the module asm defines needs no declaration.
+#if defined(__x86_64__)
+__asm__(".macro call_it target\n\tcall \\target\n.endm\n"
+        ".globl modasm_sym\nmodasm_sym: ret");
+void via_macro(void) { __asm__ volatile("call_it macro_target\n\tcall modasm_sym"); }
+#else
+__asm__(".macro call_it target\n\tbl \\target\n.endm\n"
+        ".globl modasm_sym\nmodasm_sym: ret");
+void via_macro(void) { __asm__ volatile("call_it macro_target\n\tbl modasm_sym"); }
+#endif
 
 #if defined(__x86_64__)
 // The only user of nowhere_defined is dead once LTO sees main is all.

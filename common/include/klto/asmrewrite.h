@@ -113,6 +113,15 @@ long klto_asm_rename_symbol(const char *text, size_t len,
                             struct klto_str old_name, struct klto_str new_name,
                             struct klto_buf *out);
 
+/* What module asm leaves behind for the function-level asm after it: calls
+ * `defined` with every symbol it defines (labels, `name =`, .set/.equ,
+ * .comm) and appends every .macro ... .endm block, verbatim, to `macros`.
+ * False when out of memory. */
+bool klto_asm_outline(const char *text, size_t len,
+                      enum klto_asm_dialect dialect,
+                      void (*defined)(void *ctx, struct klto_str name),
+                      void *ctx, struct klto_buf *macros);
+
 #ifdef __cplusplus
 }
 #endif
