@@ -2,7 +2,8 @@
  *
  * Feeds arbitrary bytes to the lexer, the rewriter (split into chunks at
  * blank lines, with names classified by a hash so every kind of name
- * occurs), the operand-name finder and renamer, and the naming parsers. Beyond memory errors (run it under ASan)
+ * occurs), the operand-name finder and renamer, the module-asm outline,
+ * and the naming parsers. Beyond memory errors (run it under ASan)
  * it checks the rewriter's promise: no edits means the output is the input.
  *===----------------------------------------------------------------------===*/
 #include "klto/asmrewrite.h"
@@ -76,6 +77,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (n > 0 && renamed.n != len + (size_t)n * 8)
     abort();
   klto_buf_free(&renamed);
+
+  /* The outline copies whole statements of .macro blocks: never more. */
+  struct klto_buf macros = {0};
+  if (klto_asm_outline(text, len, dialect, ignore_name, NULL, &macros) &&
+      macros.n > 2 * len + 1)
+    abort();
+  klto_buf_free(&macros);
 
   struct klto_str s = {text, len};
   struct klto_id id;
