@@ -157,6 +157,8 @@ std::string x86Operand(const Operand &Op, StringRef Mod, bool Intel) {
   case OpKind::Label:
     return std::string(StandInPrefix) + "label";
   default:
+    if (Mod == "a") // an address in a register
+      return Intel ? "[rax]" : "(%rax)";
     return (Mod == "V" ? "" : Pct) + x86Reg(Op, Mod);
   }
 }

@@ -6,8 +6,8 @@
 // CHECK:      klto plugin options, each given as -fplugin-arg-klto-<option>:
 // CHECK-NEXT:   modname=<name> module name for entry ids
 // CHECK-NEXT:   table=<table>[,...] tables beyond Linux's initcall tables: section names, '*' patterns or presets
-// CHECK-NEXT:   [no-]stubs point asm references to statics at stubs and aliases (default on)
-// CHECK-NEXT:   [no-]keep-asm-refs keep symbols that only inline asm names alive under LTO (default on)
+// CHECK-NEXT:   [no-]stubs point asm references to statics at stable aliases (default on)
+// CHECK-NEXT:   [no-]keep-asm-refs make the symbols function-level asm names and defines safe under LTO (default on)
 // CHECK-NEXT:   [no-]verbose print every action to stderr (default off)
 // CHECK-NEXT:   [no-]kfence redirect allocation calls to the KFENCE runtime (default off)
 // CHECK-NEXT:   [no-]kfence-cxx with kfence (implied), C++ operator new and delete too (default off)
