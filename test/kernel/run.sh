@@ -303,6 +303,10 @@ for a in $arches; do
   for pci in $configs; do
     run_config "$pci"
   done
+  if [ "$part" != 1 ] && [ "$arch" != arm64 ]; then
+    log ""
+    log "(part 2 is arm64 only: no $arch kernel built for it)"
+  fi
   if [ "$part" = 1 ] || [ "$part" = all ]; then
     negative_checks
     first=${configs%% *}
