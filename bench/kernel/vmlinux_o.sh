@@ -19,9 +19,14 @@ src=$(sed -n 's/^include \(.*\)\/Makefile$/\1/p' "$out/Makefile")
 perl_script=$src/scripts/generate_initcall_order.pl
 [ -f "$perl_script" ] || { echo "vmlinux_o.sh: cannot find the kernel source of $out" >&2; exit 1; }
 cd "$out"
-# "--whole-archive vmlinux.a ... --end-group" from kbuild's own command.
-inputs=$(sed -n 's/^cmd_vmlinux.o := .* -r -o vmlinux.o *\(.*\)$/\1/p' .vmlinux.o.cmd | sed 's/-T [^ ]*//')
-flags="-EL -maarch64elf -z norelro -z noexecstack"
+# "--whole-archive vmlinux.a ... --end-group" from kbuild's own command
+# (on x86_64 objtool follows it, after a ";").
+cmd=$(sed -n 's/^cmd_vmlinux.o := //p' .vmlinux.o.cmd)
+inputs=$(echo "$cmd" | sed -n 's/^.* -r -o vmlinux.o *\([^;]*\).*$/\1/p' | sed 's/-T [^ ]*//')
+case $cmd in
+  *elf_x86_64*) flags="-m elf_x86_64 -z noexecstack" ;;
+  *) flags="-EL -maarch64elf -z norelro -z noexecstack" ;;
+esac
 archives=$(echo "$inputs" | tr ' ' '\n' | grep '\.a$')
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

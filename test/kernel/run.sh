@@ -1,29 +1,40 @@
 #!/bin/bash
-# run.sh - Linux 6.1 (arm64) end to end: klto in place of the kernel's
-# initcall-ordering script (part 1), and LTO with no LTO macros at all
-# (part 2). Every kernel is booted under QEMU; its initcall log and its
-# initcall, console-initcall and PCI-fixup tables are compared, entry by
-# entry, with a kernel built without LTO by stock tools.
+# run.sh - Linux 6.1 (arm64, x86_64) end to end: klto in place of the
+# kernel's initcall-ordering script (part 1), and LTO with no LTO macros at
+# all (part 2, arm64). Every kernel is booted under QEMU; its initcall log
+# and its initcall, console-initcall and PCI-fixup tables are compared,
+# entry by entry, with a kernel built without LTO by stock tools.
 #
 #   test/kernel/run.sh [--build <klto build dir>] [--work <dir>] [--part 1|2|all]
+#                      [--arch arm64|x86_64|all]
 #
 # Needs root for apt-get on a fresh machine (it installs linux-source-6.1,
-# qemu-system-arm, flex, bison, bc, libelf-dev, libssl-dev). Kernels are
-# built in <dir> (default /var/tmp/klto-kernel), outside the repository.
-# No kernel source is changed: everything is kbuild variables on make's
-# command line. Prints a summary table and writes it to <dir>/summary.md.
+# qemu-system-arm, qemu-system-x86, flex, bison, bc, libelf-dev,
+# libssl-dev). Kernels are built in <dir> (default /var/tmp/klto-kernel),
+# outside the repository: arm64's in <dir>/out, x86_64's in
+# <dir>/out-x86_64. No kernel source is changed: everything is kbuild
+# variables on make's command line. Prints a summary table and writes it to
+# <dir>/summary.md. --arch defaults to arm64.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 build=$root/build
 work=/var/tmp/klto-kernel
 part=all
+arches=arm64
 while [ $# -gt 0 ]; do
   case $1 in
     --build) build=$(cd "$2" && pwd); shift 2 ;;
     --work) work=$2; shift 2 ;;
     --part) part=$2; shift 2 ;;
-    *) echo "usage: $0 [--build dir] [--work dir] [--part 1|2|all]" >&2; exit 2 ;;
+    --arch)
+      case $2 in
+        arm64|x86_64) arches=$2 ;;
+        all) arches="arm64 x86_64" ;;
+        *) echo "run.sh: --arch arm64, x86_64 or all" >&2; exit 2 ;;
+      esac
+      shift 2 ;;
+    *) echo "usage: $0 [--build dir] [--work dir] [--part 1|2|all] [--arch arm64|x86_64|all]" >&2; exit 2 ;;
   esac
 done
 llvm=/usr/lib/llvm-19/bin
@@ -33,7 +44,7 @@ for f in "$plugin" "$klto_ld"; do
   [ -e "$f" ] || { echo "run.sh: $f is missing: build klto first (ninja -C $build)" >&2; exit 1; }
 done
 
-pkgs="linux-source-6.1 qemu-system-arm flex bison bc libelf-dev libssl-dev perl python3"
+pkgs="linux-source-6.1 qemu-system-arm qemu-system-x86 flex bison bc libelf-dev libssl-dev perl python3"
 missing=$(for p in $pkgs; do dpkg -s "$p" >/dev/null 2>&1 || echo "$p"; done)
 if [ -n "$missing" ]; then
   echo "installing: $missing"
@@ -50,20 +61,47 @@ summary=$work/summary.md
 : >"$summary"
 log() { echo "$*" | tee -a "$summary"; }
 
+# arch_vars <arch>: what differs between the architectures, and nothing
+# else. The PCI configs (pci=1) add $pci_syms to tinyconfig + $base_syms;
+# $configs lists the configs built (0 without PCI, 1 with).
+arch_vars() {
+  arch=$1
+  case $arch in
+    arm64)
+      karch=arm64 image=arch/arm64/boot/Image image_target=Image
+      base_syms="SERIAL_AMBA_PL011 SERIAL_AMBA_PL011_CONSOLE"
+      console_sym=SERIAL_AMBA_PL011_CONSOLE
+      pci_syms="PCI PCI_HOST_GENERIC PCIEPORTBUS"
+      configs="0 1"
+      config_name="arm64 tinyconfig + PL011 console"
+      qemu="qemu-system-aarch64 -M virt -cpu cortex-a57" console=ttyAMA0
+      outs=$work/out ;;
+    x86_64)
+      karch=x86_64 image=arch/x86/boot/bzImage image_target=bzImage
+      base_syms="64BIT SERIAL_8250 SERIAL_8250_CONSOLE"
+      console_sym=SERIAL_8250_CONSOLE
+      pci_syms="PCI"
+      configs="1"
+      config_name="x86_64 tinyconfig + 64BIT, 8250 console"
+      qemu="qemu-system-x86_64 -M pc" console=ttyS0
+      outs=$work/out-x86_64 ;;
+  esac
+}
+
 make_k() { # make_k <out> <make args...>
   local out=$1; shift
-  make -C "$src" O="$out" ARCH=arm64 LLVM=-19 -j"$(nproc)" "$@"
+  make -C "$src" O="$out" ARCH="$karch" LLVM=-19 -j"$(nproc)" "$@"
 }
 
 # configure <out> <pci:0|1> <lto: none|thin|full>
 configure() {
-  local out=$1 pci=$2 lto=$3
+  local out=$1 pci=$2 lto=$3 sym
   mkdir -p "$out"
   make_k "$out" tinyconfig >/dev/null
   local c="$src/scripts/config --file $out/.config"
-  $c -e PRINTK -e TTY -e SERIAL_AMBA_PL011 -e SERIAL_AMBA_PL011_CONSOLE \
+  $c -e PRINTK -e TTY $(for sym in $base_syms; do echo "-e $sym"; done) \
      -e KALLSYMS -e PRINTK_TIME
-  [ "$pci" = 1 ] && $c -e PCI -e PCI_HOST_GENERIC -e PCIEPORTBUS
+  [ "$pci" = 1 ] && $c $(for sym in $pci_syms; do echo "-e $sym"; done)
   case $lto in
     none) $c -e LTO_NONE -d LTO_CLANG_THIN -d LTO_CLANG_FULL ;;
     thin) $c -d LTO_NONE -e LTO_CLANG_THIN -d LTO_CLANG_FULL ;;
@@ -71,7 +109,7 @@ configure() {
   esac
   make_k "$out" olddefconfig >/dev/null
   local want
-  for want in CONFIG_SERIAL_AMBA_PL011_CONSOLE=y CONFIG_KALLSYMS=y; do
+  for want in CONFIG_$console_sym=y CONFIG_KALLSYMS=y; do
     grep -qx "$want" "$out/.config" || { echo "$out/.config lacks $want" >&2; return 1; }
   done
   case $lto in
@@ -81,24 +119,25 @@ configure() {
   esac || { echo "$out/.config: Kconfig refused LTO=$lto" >&2; return 1; }
 }
 
-# build <name> <pci> <lto> <make args...>: configures and builds Image,
-# recording the build time. A kernel already built with the same arguments
-# and the same klto binaries is kept (delete <dir>/out to rebuild all).
+# build <name> <pci> <lto> <make args...>: configures and builds the boot
+# image, recording the build time. A kernel already built with the same
+# arguments and the same klto binaries is kept (delete <dir>/out* to
+# rebuild all).
 build() {
   local name=$1 pci=$2 lto=$3; shift 3
-  local out=$work/out/$name
+  local out=$outs/$name
   local stamp="$pci $lto $*"
   case "$*" in
     *"$build"*) stamp="$stamp $(cksum <"$plugin") $(cksum <"$klto_ld")" ;;
   esac
-  if [ -f "$out/arch/arm64/boot/Image" ] && [ "$(cat "$out/build-args" 2>/dev/null)" = "$stamp" ]; then
+  if [ -f "$out/$image" ] && [ "$(cat "$out/build-args" 2>/dev/null)" = "$stamp" ]; then
     echo "$name: up to date"
     return 0
   fi
   rm -rf "$out"
   configure "$out" "$pci" "$lto"
   local t0=$SECONDS
-  if ! make_k "$out" "$@" Image >"$out/build.log" 2>&1; then
+  if ! make_k "$out" "$@" "$image_target" >"$out/build.log" 2>&1; then
     echo "$name: build failed, see $out/build.log" >&2
     tail -20 "$out/build.log" >&2
     return 1
@@ -109,16 +148,15 @@ build() {
 
 # boot <name>: boots under QEMU until the root-mount panic, keeps the log.
 boot() {
-  local out=$work/out/$1
-  timeout 120 qemu-system-aarch64 -M virt -cpu cortex-a57 -m 256 -nographic \
-    -no-reboot -kernel "$out/arch/arm64/boot/Image" \
-    -append "console=ttyAMA0 initcall_debug loglevel=8 panic=-1" \
+  local out=$outs/$1
+  timeout 120 $qemu -m 256 -nographic -no-reboot -kernel "$out/$image" \
+    -append "console=$console initcall_debug loglevel=8 panic=-1" \
     >"$out/boot.log" 2>&1 || true
 }
 
 # check <name> <reference name>: compares the boot log and the tables.
 check() {
-  local out=$work/out/$1 ref=$work/out/$2 ok=0
+  local out=$outs/$1 ref=$outs/$2 ok=0
   # Stubs may have swallowed their function: read their names with the
   # reference's function names.
   python3 "$here/kernel_tables.py" bootlog "$out/boot.log" --known "$ref/vmlinux" >"$out/initcalls.txt"
@@ -146,30 +184,67 @@ expect_different() {
   fi
 }
 
-for pci in 0 1; do
-  sfx=$([ $pci = 1 ] && echo -pci || true)
+# perturbed_image <from> <to> <from's make args...>: <to>'s boot image
+# made from its vmlinux (already written), the rest taken from kernel <from>.
+perturbed_image() {
+  local from=$outs/$1 to=$outs/$2; shift 2
+  case $arch in
+    arm64)
+      # The way arm64's boot Makefile makes Image.
+      mkdir -p "$to/arch/arm64/boot"
+      $llvm/llvm-objcopy -O binary -R .note -R .note.gnu.build-id -R .comment -S \
+        "$to/vmlinux" "$to/$image" ;;
+    x86_64)
+      # bzImage is vmlinux compressed behind the decompressor and the
+      # setup code: the kernel's own make redoes those steps (45 s here)
+      # in <from>'s tree with <to>'s vmlinux put in place, with <from>'s
+      # make arguments, so nothing else is rebuilt; then again with
+      # <from>'s own vmlinux, which gives back its bzImage byte for byte.
+      # (A copy of the tree does not do: objtool, built with absolute
+      # paths, and everything after it would be rebuilt.)
+      local ok=0
+      cp -p "$from/vmlinux" "$to/vmlinux.from"
+      cp "$to/vmlinux" "$from/vmlinux"
+      if make_k "$from" "$@" "$image_target" >"$to/build.log" 2>&1 &&
+         cmp -s "$to/vmlinux" "$from/vmlinux"; then
+        mkdir -p "$(dirname "$to/$image")"
+        cp "$from/$image" "$to/$image"
+      else
+        echo "perturbed: make $image_target failed or relinked vmlinux, see $to/build.log" >&2
+        ok=1
+      fi
+      cp "$to/vmlinux.from" "$from/vmlinux"
+      rm "$to/vmlinux.from"
+      make_k "$from" "$@" "$image_target" >>"$to/build.log" 2>&1 || ok=1
+      return $ok ;;
+  esac
+}
+
+# run_config <pci>: the reference and the LTO kernels of one config.
+run_config() {
+  local pci=$1 sfx lto flag
+  sfx=$([ "$pci" = 1 ] && echo -pci || true)
   log ""
-  log "### config: arm64 tinyconfig + PL011 console$([ $pci = 1 ] && echo ' + PCI, PCI_HOST_GENERIC, PCIEPORTBUS')"
+  log "### config: $config_name$([ "$pci" = 1 ] && echo " + ${pci_syms// /, }")"
   log ""
   log "| kernel | build | initcalls run | initcall entries | PCI fixups | result |"
   log "|---|---|---|---|---|---|"
   build ref$sfx $pci none
   boot ref$sfx
-  python3 "$here/kernel_tables.py" bootlog "$work/out/ref$sfx/boot.log" >"$work/out/ref$sfx/initcalls.txt"
-  python3 "$here/kernel_tables.py" tables "$work/out/ref$sfx/vmlinux" >"$work/out/ref$sfx/tables.txt"
-  [ -s "$work/out/ref$sfx/initcalls.txt" ] || { echo "reference kernel ran no initcalls: see $work/out/ref$sfx/boot.log" >&2; exit 1; }
-  log "| ref$sfx (no LTO, stock tools) | $(cat "$work/out/ref$sfx/build-seconds") s | $(wc -l <"$work/out/ref$sfx/initcalls.txt") | $(grep -c '^initcall' "$work/out/ref$sfx/tables.txt") | $(grep -c '^pci_fixup' "$work/out/ref$sfx/tables.txt" || true) | reference |"
+  python3 "$here/kernel_tables.py" bootlog "$outs/ref$sfx/boot.log" >"$outs/ref$sfx/initcalls.txt"
+  python3 "$here/kernel_tables.py" tables "$outs/ref$sfx/vmlinux" >"$outs/ref$sfx/tables.txt"
+  [ -s "$outs/ref$sfx/initcalls.txt" ] || { echo "reference kernel ran no initcalls: see $outs/ref$sfx/boot.log" >&2; exit 1; }
+  log "| ref$sfx (no LTO, stock tools) | $(cat "$outs/ref$sfx/build-seconds") s | $(wc -l <"$outs/ref$sfx/initcalls.txt") | $(grep -c '^initcall' "$outs/ref$sfx/tables.txt") | $(grep -c '^pci_fixup' "$outs/ref$sfx/tables.txt" || true) | reference |"
 
   if [ "$part" = 1 ] || [ "$part" = all ]; then
     # Part 1: the kernel's own LTO, its ordering script replaced by klto.
     for lto in thin full; do
-      build "$lto$sfx" $pci $lto KCFLAGS="-fplugin=$plugin" \
-        LD="$klto_ld --kinit-order" initcalls-lds=
+      build "$lto$sfx" $pci $lto "${part1_args[@]}"
       boot "$lto$sfx"
       expect_same "$lto$sfx" "ref$sfx"
     done
   fi
-  if [ "$part" = 2 ] || [ "$part" = all ]; then
+  if { [ "$part" = 2 ] || [ "$part" = all ]; } && [ "$arch" = arm64 ]; then
     # Part 2: Kconfig LTO off (no unique-name macros, no stubs, no script):
     # every C file compiled as LTO bitcode with the plugin, klto links.
     # CC_FLAGS_LTO lets the kernel's own per-file LTO opt-outs (the vDSO,
@@ -188,9 +263,14 @@ for pci in 0 1; do
       expect_same "nomacros-$lto$sfx" "ref$sfx"
     done
   fi
-done
+}
 
-if [ "$part" = 1 ] || [ "$part" = all ]; then
+# negative_checks: kernels that must differ from the reference, built with
+# the arch's first config.
+negative_checks() {
+  local pci sfx
+  pci=${configs%% *}
+  sfx=$([ "$pci" = 1 ] && echo -pci || true)
   log ""
   log "### the check can fail"
   log ""
@@ -198,27 +278,44 @@ if [ "$part" = 1 ] || [ "$part" = all ]; then
   log "|---|---|---|---|---|---|"
   # LTO with the plugin but no ordering at all: the entries' own sections
   # are orphans outside the tables.
-  build unordered 0 thin KCFLAGS="-fplugin=$plugin" LD="$klto_ld" initcalls-lds=
+  build unordered $pci thin KCFLAGS="-fplugin=$plugin" LD="$klto_ld" initcalls-lds=
   boot unordered
-  expect_different unordered ref
+  expect_different unordered ref$sfx
   # The part-1 ThinLTO kernel with two level-6 initcalls swapped in its
-  # table, rebuilt into an Image the way arm64's boot Makefile does: it
-  # boots and runs them swapped, so both the log and the table must differ.
-  mkdir -p "$work/out/perturbed/arch/arm64/boot"
-  python3 "$here/kernel_tables.py" perturb "$work/out/thin/vmlinux" "$work/out/perturbed/vmlinux"
-  $llvm/llvm-objcopy -O binary -R .note -R .note.gnu.build-id -R .comment -S \
-    "$work/out/perturbed/vmlinux" "$work/out/perturbed/arch/arm64/boot/Image"
-  cp "$work/out/thin/build-seconds" "$work/out/perturbed/"
+  # table, made into a boot image the way the kernel's boot Makefile does:
+  # it boots and runs them swapped, so both the log and the table must
+  # differ.
+  rm -rf "$outs/perturbed"
+  mkdir -p "$outs/perturbed"
+  python3 "$here/kernel_tables.py" perturb "$outs/thin$sfx/vmlinux" "$outs/perturbed/vmlinux"
+  perturbed_image thin$sfx perturbed "${part1_args[@]}"
+  cp "$outs/thin$sfx/build-seconds" "$outs/perturbed/"
   boot perturbed
-  expect_different perturbed ref
-fi
+  expect_different perturbed ref$sfx
+}
 
-if [ "$part" = 1 ] || [ "$part" = all ]; then
-  log ""
-  log "### vmlinux.o link: the kernel's ordering script against klto (thin)"
-  log ""
-  "$root/bench/kernel/vmlinux_o.sh" "$work/out/thin" "$build" 1 | tee -a "$summary"
-fi
+# Part 1's make arguments: the kernel's own LTO, the plugin, klto's linker
+# ordering the tables in place of the kernel's script.
+part1_args=(KCFLAGS="-fplugin=$plugin" LD="$klto_ld --kinit-order" initcalls-lds=)
+
+for a in $arches; do
+  arch_vars "$a"
+  for pci in $configs; do
+    run_config "$pci"
+  done
+  if [ "$part" != 1 ] && [ "$arch" != arm64 ]; then
+    log ""
+    log "(part 2 is arm64 only: no $arch kernel built for it)"
+  fi
+  if [ "$part" = 1 ] || [ "$part" = all ]; then
+    negative_checks
+    first=${configs%% *}
+    log ""
+    log "### vmlinux.o link: the kernel's ordering script against klto (thin$([ "$first" = 1 ] && echo -pci))"
+    log ""
+    "$root/bench/kernel/vmlinux_o.sh" "$outs/thin$([ "$first" = 1 ] && echo -pci || true)" "$build" 1 | tee -a "$summary"
+  fi
+done
 
 log ""
 log "failures: $failures"
