@@ -43,6 +43,22 @@ namespace klto {
 
 namespace {
 
+/// Every function-level asm statement of the module, in IR order: the
+/// steps below walk this list instead of every instruction again.
+std::vector<CallBase *> inlineAsmCalls(Module &M) {
+  std::vector<CallBase *> Calls;
+  for (Function &F : M)
+    for (Instruction &I : instructions(F))
+      if (auto *CB = dyn_cast<CallBase>(&I))
+        if (isa<InlineAsm>(CB->getCalledOperand()))
+          Calls.push_back(CB);
+  return Calls;
+}
+
+InlineAsm &asmOf(const CallBase &Call) {
+  return *cast<InlineAsm>(Call.getCalledOperand());
+}
+
 uint64_t srcLoc(const CallBase &Call) {
   if (const MDNode *MD = Call.getMetadata("srcloc"))
     if (MD->getNumOperands())
@@ -83,7 +99,7 @@ void keepHost(NamingContext &Ctx, Function &F, CallBase &Call,
 
 /// Without an assembler for the target: names the IR already has, as the
 /// lexer finds them.
-void keepNamesTheIRHas(NamingContext &Ctx,
+void keepNamesTheIRHas(NamingContext &Ctx, ArrayRef<CallBase *> Calls,
                        SmallVectorImpl<GlobalValue *> &Keep) {
   Module &M = Ctx.M;
   klto_asm_dialect Dialect =
@@ -92,14 +108,10 @@ void keepNamesTheIRHas(NamingContext &Ctx,
   auto Collect = [](void *P, klto_str Name) {
     static_cast<StringSet<> *>(P)->insert(StringRef(Name.p, Name.n));
   };
-  for (Function &F : M)
-    for (Instruction &I : instructions(F))
-      if (auto *CB = dyn_cast<CallBase>(&I))
-        if (auto *IA = dyn_cast<InlineAsm>(CB->getCalledOperand())) {
-          const std::string &S = IA->getAsmString();
-          klto_asm_operand_names(S.data(), S.size(), Dialect, true, Collect,
-                                 &Names);
-        }
+  for (CallBase *CB : Calls) {
+    const std::string &S = asmOf(*CB).getAsmString();
+    klto_asm_operand_names(S.data(), S.size(), Dialect, true, Collect, &Names);
+  }
   for (const auto &E : Names)
     if (GlobalValue *GV = M.getNamedValue(E.getKey()))
       if (!GV->hasLocalLinkage())
@@ -128,7 +140,8 @@ Site siteOf(const CallBase *Call) {
 /// a stable global alias of it, as module asm is pointed at one
 /// (Stubs.h): full LTO may rename the static when another file has a
 /// global of its name, and the asm would bind to that one.
-void renameStaticInAsm(NamingContext &Ctx, GlobalValue &GV, Site Where,
+void renameStaticInAsm(NamingContext &Ctx, ArrayRef<CallBase *> Calls,
+                       GlobalValue &GV, Site Where,
                        SmallVectorImpl<GlobalValue *> &Keep) {
   Module &M = Ctx.M;
   klto_str ModName = toKStr(Ctx.ModName), Name = toKStr(GV.getName());
@@ -137,31 +150,28 @@ void renameStaticInAsm(NamingContext &Ctx, GlobalValue &GV, Site Where,
   Keep.push_back(getOrCreateStableName(GV, Alias));
   klto_asm_dialect Dialect =
       klto_asm_dialect_for_triple(M.getTargetTriple().c_str());
-  for (Function &F : M)
-    for (Instruction &I : instructions(F)) {
-      auto *CB = dyn_cast<CallBase>(&I);
-      auto *IA = CB ? dyn_cast<InlineAsm>(CB->getCalledOperand()) : nullptr;
-      if (!IA)
-        continue;
-      const std::string &S = IA->getAsmString();
-      klto_buf Out = {nullptr, 0, 0};
-      long N = klto_asm_rename_symbol(S.data(), S.size(), Dialect, true, Name,
-                                      toKStr(Alias), &Out);
-      if (N > 0)
-        CB->setCalledOperand(InlineAsm::get(
-            IA->getFunctionType(), StringRef(Out.p, Out.n),
-            IA->getConstraintString(), IA->hasSideEffects(), IA->isAlignStack(),
-            IA->getDialect(), IA->canThrow()));
-      klto_buf_free(&Out);
-      if (N < 0)
-        throw std::bad_alloc();
-    }
+  for (CallBase *CB : Calls) {
+    InlineAsm *IA = &asmOf(*CB);
+    const std::string &S = IA->getAsmString();
+    klto_buf Out = {nullptr, 0, 0};
+    long N = klto_asm_rename_symbol(S.data(), S.size(), Dialect, true, Name,
+                                    toKStr(Alias), &Out);
+    if (N > 0)
+      CB->setCalledOperand(
+          InlineAsm::get(IA->getFunctionType(), StringRef(Out.p, Out.n),
+                         IA->getConstraintString(), IA->hasSideEffects(),
+                         IA->isAlignStack(), IA->getDialect(), IA->canThrow()));
+    klto_buf_free(&Out);
+    if (N < 0)
+      throw std::bad_alloc();
+  }
   Ctx.remark(Where, "static '" + GV.getName() +
                         "' named in inline asm is reached through alias '" +
                         Alias + "'");
 }
 
 void keepReferences(NamingContext &Ctx, const AsmSymbolReader &Reader,
+                    ArrayRef<CallBase *> Calls,
                     SmallVectorImpl<GlobalValue *> &Keep) {
   Module &M = Ctx.M;
   for (const AsmSymbolReader::Reference &R : Reader.references()) {
@@ -169,7 +179,7 @@ void keepReferences(NamingContext &Ctx, const AsmSymbolReader &Reader,
     GlobalValue *GV = M.getNamedValue(Name);
     if (GV && GV->hasLocalLinkage()) {
       if (Ctx.Opts.Stubs) {
-        renameStaticInAsm(Ctx, *GV, siteOf(R.FirstUse), Keep);
+        renameStaticInAsm(Ctx, Calls, *GV, siteOf(R.FirstUse), Keep);
         continue;
       }
       // Kept for ThinLTO, which then does not rename it.
@@ -195,24 +205,20 @@ void keepReferences(NamingContext &Ctx, const AsmSymbolReader &Reader,
 void keepInlineAsmRefs(NamingContext &Ctx) {
   Module &M = Ctx.M;
   SmallVector<GlobalValue *, 8> Keep;
-  std::unique_ptr<AsmSymbolReader> Reader;
-  for (Function &F : M) {
-    for (Instruction &I : instructions(F)) {
-      auto *CB = dyn_cast<CallBase>(&I);
-      if (!CB || !isa<InlineAsm>(CB->getCalledOperand()))
-        continue;
-      if (!Reader && !(Reader = AsmSymbolReader::create(M))) {
-        keepNamesTheIRHas(Ctx, Keep);
-        appendToCompilerUsed(M, Keep);
-        return;
-      }
+  std::vector<CallBase *> Calls = inlineAsmCalls(M);
+  if (Calls.empty())
+    return;
+  std::unique_ptr<AsmSymbolReader> Reader = AsmSymbolReader::create(M);
+  if (!Reader) {
+    keepNamesTheIRHas(Ctx, Calls, Keep);
+  } else {
+    for (CallBase *CB : Calls) {
       std::vector<std::string> Defs = Reader->read(*CB);
       if (!Defs.empty())
-        keepHost(Ctx, F, *CB, Defs, Keep);
+        keepHost(Ctx, *CB->getFunction(), *CB, Defs, Keep);
     }
+    keepReferences(Ctx, *Reader, Calls, Keep);
   }
-  if (Reader)
-    keepReferences(Ctx, *Reader, Keep);
   if (!Keep.empty())
     appendToCompilerUsed(M, Keep);
 }
