@@ -30,13 +30,11 @@ struct Operand {
   int64_t Value = 0;
 };
 
-bool isX86(const Triple &T) { return T.isX86(); }
-
 OpKind kindOfCode(StringRef Code, const Triple &T) {
   if (Code.starts_with("{")) {
     StringRef R = Code.drop_front().drop_back();
     if (R.starts_with("xmm") || R.starts_with("ymm") || R.starts_with("zmm") ||
-        (!isX86(T) && (R.starts_with("v") || R.starts_with("q") ||
+        (!T.isX86() && (R.starts_with("v") || R.starts_with("q") ||
                        R.starts_with("d") || R.starts_with("z"))))
       return OpKind::VecReg;
     return R.starts_with("st") ? OpKind::X87 : OpKind::Reg;
@@ -45,7 +43,7 @@ OpKind kindOfCode(StringRef Code, const Triple &T) {
     return Code == "s" ? OpKind::Sym : OpKind::Imm;
   if (Code == "m" || Code == "o" || Code == "V" || Code == "p")
     return OpKind::Mem;
-  if (isX86(T)) {
+  if (T.isX86()) {
     if (Code == "x" || Code == "v" || Code.starts_with("Y"))
       return OpKind::VecReg;
     if (Code == "y")
