@@ -20,7 +20,8 @@
 
 char *__kfence_pool;
 size_t __kfence_pool_size;
-uintptr_t __kfence_free_threshold = UINTPTR_MAX;
+/* __kfence_free_threshold is defined in hooks.c: its start value differs
+ * between the two libraries. */
 /* The pool's address space, reserved at program start (setup_sampling),
  * and why that failed if it did. */
 static char *pool_reservation;
@@ -658,7 +659,10 @@ static bool setup_pool(void) {
   kfence_report_init();
   __kfence_pool = pool;
   __kfence_pool_size = pool_size;
-  __kfence_free_threshold = (uintptr_t)pool;
+  /* The LD_PRELOAD build's bootstrap arena may lie below the pool: the
+   * threshold stays under both. */
+  if ((uintptr_t)pool < __kfence_free_threshold)
+    __kfence_free_threshold = (uintptr_t)pool;
   kfence_fault_install();
   return true;
 }
