@@ -117,9 +117,16 @@ for workload in sqlite perl; do
 done
 
 python3 - "$work" "$rounds" <<'PY'
-import statistics, sys
+import random, statistics, sys
 work, rounds = sys.argv[1], int(sys.argv[2])
-print("| program | config | CPU s (median of %d rounds) | CPU vs none (median of paired ratios) | instructions (callgrind) | instructions vs none | objects guarded (callgrind / native) |" % rounds)
+rng = random.Random(1)
+
+def interval(xs, n=4000):
+    """95% bootstrap interval of the median of xs."""
+    meds = sorted(statistics.median(rng.choices(xs, k=len(xs))) for _ in range(n))
+    return meds[int(0.025 * n)], meds[int(0.975 * n)]
+
+print("| program | config | CPU s (median of %d rounds) | CPU vs none (median of paired ratios, 95%% bootstrap interval) | instructions (callgrind) | instructions vs none | objects guarded (callgrind / native) |" % rounds)
 print("| --- | --- | --- | --- | --- | --- | --- |")
 for w in ("sqlite", "perl"):
     t = {}
@@ -133,8 +140,11 @@ for w in ("sqlite", "perl"):
     for c in ("none", "klto", "klto-off", "gwp-asan"):
         if c in t:
             med = "%.3f" % statistics.median(t[c].values())
-            ratios = [t[c][r] / t["none"][r] for r in t[c] if t["none"][r] > 0]
-            rel = "" if c == "none" else "%+.2f%%" % (100 * (statistics.median(ratios) - 1))
+            ratios = [t[c][r] / t["none"][r] - 1 for r in t[c] if t["none"][r] > 0]
+            rel = ""
+            if c != "none":
+                lo, hi = interval(ratios)
+                rel = "%+.2f%% (%+.2f .. %+.2f)" % (100 * statistics.median(ratios), 100 * lo, 100 * hi)
         else:
             med, rel = "not timed", ""
         count = "%d" % ir[c] if c in ir else "n/a"
