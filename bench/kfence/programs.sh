@@ -16,7 +16,12 @@
 #    an upper bound for KFENCE: its default trigger, sample_interval, is
 #    wall-clock time, and under valgrind's slowdown (about 50x) it guards
 #    that many times more objects, each with a stack trace (about 40,000
-#    instructions with glibc's backtrace()).
+#    instructions with glibc's backtrace()). So klto is also counted with
+#    sampling off (KFENCE_OPTIONS=sample_interval=0:sample_rate=0: what
+#    every allocation pays, a lower bound), and the objects guarded are
+#    counted (print_stats_at_exit=1, summed over the workload's processes)
+#    under callgrind and in one native run: the native cost is about the
+#    lower bound plus the native objects times the cost of one.
 # Debian's scudo ignores GWP_ASAN_OPTIONS: GWP-ASan is switched on through
 # SCUDO_OPTIONS. Prints a Markdown table (docs/kfence.md has the figures).
 set -eu
@@ -51,18 +56,32 @@ cat > "$work/sqlite.sh" <<SH
 rm -f "$work/db"
 sqlite3 "$work/db" < "$work/sqlite.sql" > /dev/null
 SH
+# A fixed hash seed: perl otherwise draws one per process, which moves its
+# instruction count by a few million between runs.
 cat > "$work/perl.sh" <<'SH'
+export PERL_HASH_SEED=0 PERL_PERTURB_KEYS=0
 perl -lane '$c{$_}++ for @F; END { print scalar(keys %c) }' "$1" > /dev/null
 perl -pe 's/([aeiou])([a-p]+)/$2$1/g' "$1" > /dev/null
 perl -e 'print sort <>' "$1" > /dev/null
 SH
-configs="none klto gwp-asan"
+# Timed configurations (CONFIGS, default "none klto gwp-asan"; none is the
+# baseline, klto-off is klto with sampling off).
+configs=${CONFIGS:-none klto gwp-asan}
 # environment <config>: what the configuration puts in front of a command.
 environment() {
   case $1 in
     none) echo env ;;
     klto) echo env LD_PRELOAD=$kfence ;;
+    klto-off) echo env LD_PRELOAD=$kfence KFENCE_OPTIONS=$(options klto-off) ;;
     gwp-asan) echo env LD_PRELOAD=$scudo SCUDO_OPTIONS=GWP_ASAN_Enabled=true ;;
+  esac
+}
+# options <config>: its KFENCE_OPTIONS for the instruction counts (the
+# default for klto; set but unused without the preload).
+options() {
+  case $1 in
+    klto-off) echo sample_interval=0:sample_rate=0 ;;
+    *) echo sample_interval=100 ;;
   esac
 }
 
@@ -85,29 +104,51 @@ for workload in sqlite perl; do
   done > "$work/$workload.times"
   # Under Debian 12's valgrind, the scudo-preloaded program is not counted
   # (only the shell is): no instruction count for GWP-ASan.
-  for c in none klto; do
+  for c in none klto klto-off; do
     valgrind --tool=callgrind --callgrind-out-file=/dev/null --trace-children=yes \
-      $(environment "$c") bash "$work/$workload.sh" "$work/text" 2>&1 |
-      awk '/Collected :/ {s += $4} END {printf "%.0f\n", s}' > "$work/$workload.$c.ir"
+      $(environment "$c") KFENCE_OPTIONS=$(options "$c"):print_stats_at_exit=1 \
+      bash "$work/$workload.sh" "$work/text" 2>&1 |
+      awk '/Collected :/ {s += $4} /total allocations:/ {g += $3}
+           END {printf "%.0f %d\n", s, g}' > "$work/$workload.$c.ir"
   done
+  $(environment klto) KFENCE_OPTIONS=print_stats_at_exit=1 \
+    bash "$work/$workload.sh" "$work/text" 2>&1 >/dev/null |
+    awk '/total allocations:/ {g += $3} END {printf "%d\n", g}' > "$work/$workload.guarded"
 done
 
 python3 - "$work" "$rounds" <<'PY'
-import statistics, sys
+import random, statistics, sys
 work, rounds = sys.argv[1], int(sys.argv[2])
-print("| program | config | CPU s (median of %d rounds) | CPU vs none (median of paired ratios) | instructions (callgrind) | instructions vs none |" % rounds)
-print("| --- | --- | --- | --- | --- | --- |")
+rng = random.Random(1)
+
+def interval(xs, n=4000):
+    """95% bootstrap interval of the median of xs."""
+    meds = sorted(statistics.median(rng.choices(xs, k=len(xs))) for _ in range(n))
+    return meds[int(0.025 * n)], meds[int(0.975 * n)]
+
+print("| program | config | CPU s (median of %d rounds) | CPU vs none (median of paired ratios, 95%% bootstrap interval) | instructions (callgrind) | instructions vs none | objects guarded (callgrind / native) |" % rounds)
+print("| --- | --- | --- | --- | --- | --- | --- |")
 for w in ("sqlite", "perl"):
     t = {}
     for line in open("%s/%s.times" % (work, w)):
         r, c, s = line.split()
         t.setdefault(c, {})[r] = float(s)
-    ir = {c: int(open("%s/%s.%s.ir" % (work, w, c)).read()) for c in ("none", "klto")}
-    for c in ("none", "klto", "gwp-asan"):
-        med = statistics.median(t[c].values())
-        ratios = [t[c][r] / t["none"][r] for r in t[c] if t["none"][r] > 0]
-        rel = "" if c == "none" else "%+.1f%%" % (100 * (statistics.median(ratios) - 1))
+    ir, guarded = {}, {}
+    for c in ("none", "klto", "klto-off"):
+        ir[c], guarded[c] = map(int, open("%s/%s.%s.ir" % (work, w, c)).read().split())
+    native = int(open("%s/%s.guarded" % (work, w)).read())
+    for c in ("none", "klto", "klto-off", "gwp-asan"):
+        if c in t:
+            med = "%.3f" % statistics.median(t[c].values())
+            ratios = [t[c][r] / t["none"][r] - 1 for r in t[c] if t["none"][r] > 0]
+            rel = ""
+            if c != "none":
+                lo, hi = interval(ratios)
+                rel = "%+.2f%% (%+.2f .. %+.2f)" % (100 * statistics.median(ratios), 100 * lo, 100 * hi)
+        else:
+            med, rel = "not timed", ""
         count = "%d" % ir[c] if c in ir else "n/a"
-        irel = "%+.2f%%" % (100 * (ir[c] / ir["none"] - 1)) if c == "klto" else ""
-        print("| %s | %s | %.3f | %s | %s | %s |" % (w, c, med, rel, count, irel))
+        irel = "%+.2f%%" % (100 * (ir[c] / ir["none"] - 1)) if c in ("klto", "klto-off") else ""
+        objs = "%d / %d" % (guarded[c], native) if c == "klto" else ""
+        print("| %s | %s | %s | %s | %s | %s | %s |" % (w, c, med, rel, count, irel, objs))
 PY

@@ -20,7 +20,8 @@
 
 char *__kfence_pool;
 size_t __kfence_pool_size;
-uintptr_t __kfence_free_threshold = UINTPTR_MAX;
+/* __kfence_free_threshold is defined in hooks.c: its start value differs
+ * between the two libraries. */
 /* The pool's address space, reserved at program start (setup_sampling),
  * and why that failed if it did. */
 static char *pool_reservation;
@@ -39,6 +40,14 @@ __thread bool kfence_in_runtime __attribute__((tls_model("initial-exec")));
 static pthread_mutex_t kfence_pool_lock = PTHREAD_MUTEX_INITIALIZER;
 #define NO_OBJECT UINT32_MAX
 static unsigned freelist_head = NO_OBJECT, freelist_tail = NO_OBJECT;
+/*
+ * Slots from this one up have never held an object. They are handed out in
+ * index order before any freed slot, as if they stood at the freelist's
+ * head, where setup_pool() used to put them all; that wrote every slot's
+ * metadata at once, about 1 ms of page faults here for the default pool.
+ * Under kfence_pool_lock.
+ */
+static unsigned next_unused;
 /* Guard pages a report left accessible; closed again by the next allocation
  * of a neighbouring object. One byte per pool page. */
 static uint8_t *guard_open;
@@ -135,6 +144,32 @@ static bool set_protection(uintptr_t page, bool accessible) {
   return false;
 }
 
+/*
+ * Guard pages have other VMA flags than object pages (MADV_DONTDUMP: they
+ * are useless in a core dump anyway). Then no two neighbouring pages share
+ * a VMA and mprotect() of an object page changes its own VMA in place,
+ * instead of splitting a VMA at every allocation and merging it back at
+ * every free: that halves the cost of a guarded allocation + free. Slot @i
+ * gets its right guard page marked before its first object; its left one
+ * is slot i - 1's right guard (slots are first used in index order) or the
+ * first two pages, marked by setup_pool(). Marking all of them there cost
+ * every process that guarded one object about 1 ms here (one madvise()
+ * per slot); now a slot's first object pays one. Failing means the process
+ * is out of memory mappings: no more guarded allocations, as when an
+ * mprotect() fails. Call with kfence_pool_lock held.
+ */
+static unsigned long max_map_count(void);
+static bool split_off(unsigned i) {
+  if (madvise((void *)(kfence_object_page(i) + kfence_page_size),
+              kfence_page_size, MADV_DONTDUMP) == 0)
+    return true;
+  if (!atomic_exchange(&allocations_stopped, true))
+    kfence_log_printf("kfence: cannot lay out the pool's memory mappings: %s "
+                      "(vm.max_map_count: %lu); no more guarded allocations\n",
+                      strerror(errno), max_map_count());
+  return false;
+}
+
 static void close_guard(size_t page_nr) {
   if (guard_open[page_nr] &&
       set_protection((uintptr_t)__kfence_pool + page_nr * kfence_page_size, false))
@@ -203,19 +238,19 @@ static void *guarded_alloc(size_t size, size_t align, bool zero,
   }
 
   pthread_mutex_lock(&kfence_pool_lock);
-  unsigned i = freelist_head;
-  if (i == NO_OBJECT) {
+  bool first_use = next_unused < kfence_opts.num_objects;
+  unsigned i = first_use ? next_unused : freelist_head;
+  uintptr_t page = i == NO_OBJECT ? 0 : kfence_object_page(i);
+  if (i == NO_OBJECT || (first_use && !split_off(i)) ||
+      !set_protection(page, true)) {
     pthread_mutex_unlock(&kfence_pool_lock);
     atomic_fetch_add_explicit(&stat_skipped_capacity, 1, memory_order_relaxed);
     return NULL;
   }
-  uintptr_t page = kfence_object_page(i);
-  if (!set_protection(page, true)) {
-    pthread_mutex_unlock(&kfence_pool_lock);
-    atomic_fetch_add_explicit(&stat_skipped_capacity, 1, memory_order_relaxed);
-    return NULL;
-  }
-  freelist_remove(i);
+  if (first_use)
+    next_unused++;
+  else
+    freelist_remove(i);
   close_guard(2 * i + 1);
   close_guard(2 * i + 3);
   struct kfence_metadata *m = &kfence_metadata[i];
@@ -557,6 +592,22 @@ static unsigned long max_map_count(void) {
  * chunks). A pool that took nearly all of it left Python without memory at
  * num_objects=32,700 under the default limit of 65,530.
  */
+/* Memory mappings the process holds: lines of /proc/self/maps; 0 if it
+ * cannot be read. Read without stdio, which would allocate. */
+static size_t mappings_held(void) {
+  char text[4096];
+  int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return 0;
+  size_t lines = 0;
+  ssize_t n;
+  while ((n = read(fd, text, sizeof(text))) > 0)
+    for (ssize_t i = 0; i < n; i++)
+      lines += text[i] == '\n';
+  close(fd);
+  return lines;
+}
+
 static bool pool_fits_mapping_budget(void) {
   unsigned long limit = max_map_count();
   if (!limit || pool_mappings() <= limit / 2)
@@ -626,19 +677,19 @@ static bool setup_pool(void) {
   /* Object pages must stay page-sized: no transparent huge pages here. */
   madvise(pool, reservation_bytes(), MADV_NOHUGEPAGE);
   /*
-   * Give guard pages other VMA flags than object pages (they are useless in
-   * a core dump anyway). Then no two neighbouring pages can share a VMA and
-   * mprotect() of an object page changes its own VMA in place, instead of
-   * splitting a VMA at every allocation and merging it back at every free:
-   * that halves the cost of a guarded allocation + free. The price is a
-   * fixed (num_objects + 1) * 2 - 1 mappings. The reservation's extra page
-   * joins the last guard page's VMA.
+   * The first two guard pages and the reservation's extra page (which the
+   * last guard page joins) get the guard pages' VMA flags now, every other
+   * guard page before its slot's first object (split_off). The pool takes
+   * up to (num_objects + 1) * 2 - 1 mappings, one per page, as its slots
+   * are used: refuse it now if the program already holds too many for that
+   * (counting them costs a read of /proc/self/maps, not a system call per
+   * slot).
    */
-  bool split = madvise(pool, 2 * kfence_page_size, MADV_DONTDUMP) == 0;
-  for (size_t i = 0; split && i < n; i++)
-    split = madvise(pool + (2 * i + 3) * kfence_page_size, kfence_page_size,
-                    MADV_DONTDUMP) == 0;
-  if (!split ||
+  unsigned long limit = max_map_count();
+  bool fits = !limit || mappings_held() + pool_mappings() <= limit;
+  if (!fits)
+    errno = ENOMEM;
+  if (!fits || madvise(pool, 2 * kfence_page_size, MADV_DONTDUMP) != 0 ||
       madvise(pool + pool_size, kfence_page_size, MADV_DONTDUMP) != 0) {
     /* Out of mappings (ENOMEM): give them all back, and the program its
      * budget, before it needs one. */
@@ -652,13 +703,14 @@ static bool setup_pool(void) {
   }
   kfence_metadata = (struct kfence_metadata *)meta;
   guard_open = (uint8_t *)(meta + n * sizeof(struct kfence_metadata));
-  for (unsigned i = 0; i < n; i++)
-    freelist_append(i);
 
   kfence_report_init();
   __kfence_pool = pool;
   __kfence_pool_size = pool_size;
-  __kfence_free_threshold = (uintptr_t)pool;
+  /* The LD_PRELOAD build's bootstrap arena may lie below the pool: the
+   * threshold stays under both. */
+  if ((uintptr_t)pool < __kfence_free_threshold)
+    __kfence_free_threshold = (uintptr_t)pool;
   kfence_fault_install();
   return true;
 }

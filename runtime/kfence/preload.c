@@ -55,10 +55,10 @@ static void *next(const char *name) {
   return fn;
 }
 
-#define RESOLVE(fn) atomic_store(&kfence_libc.fn, (__typeof__(fn) *)next(#fn))
+#define RESOLVE(fn) (kfence_libc.fn = (__typeof__(fn) *)next(#fn))
 
-
-/* Threads racing here resolve the same addresses; no lock needed. */
+/* Runs once, in the process's first call of an allocation function, before
+ * any second thread can exist (struct kfence_libc): no lock needed. */
 static void resolve(void) {
   resolving = true;
   RESOLVE(sigaction);

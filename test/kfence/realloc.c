@@ -3,7 +3,19 @@
 // RUN: %clang -g -O0 %s -I%kfence_include -I%S/Inputs %klto_libdir/libkfence.a -lpthread -o %t
 // RUN: env KFENCE_OPTIONS=sample_rate=1 %t 2>&1 | FileCheck %s --implicit-check-not=KFENCE
 // RUN: env KFENCE_OPTIONS=sample_rate=3 %t 2>&1 | FileCheck %s --implicit-check-not=KFENCE
+// The same through the LD_PRELOAD build's entry points, whose fast paths
+// are their own (hooks.c): a plain build, linked against libkfence.so for
+// is_kfence_address() and the stats.
+// RUN: %clang -g -O0 -DPLAIN %s -I%kfence_include -I%S/Inputs %klto_libdir/libkfence.so -o %t.plain
+// RUN: env KFENCE_OPTIONS=sample_rate=1 LD_PRELOAD=%klto_libdir/libkfence.so %t.plain 2>&1 | FileCheck %s --implicit-check-not=KFENCE
+// RUN: env KFENCE_OPTIONS=sample_rate=3 LD_PRELOAD=%klto_libdir/libkfence.so %t.plain 2>&1 | FileCheck %s --implicit-check-not=KFENCE
+#ifdef PLAIN
+#include <kfence.h>
+#include <malloc.h>
+#include <stdlib.h>
+#else
 #include "redirect.h"
+#endif
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
