@@ -525,7 +525,8 @@ static const char *label_name(struct klto_asm_rewriter *rw, long def) {
   struct site *s = &rw->sites[def];
   struct klto_str name = site_str(rw, s);
   if (klto_strmap_find(&rw->globals, name) ||
-      classify(rw, name) != KLTO_SYM_UNKNOWN || klto_is_entry_symbol(name))
+      classify(rw, name) != KLTO_SYM_UNKNOWN || klto_is_entry_symbol(name) ||
+      klto_label_keeps_name(name))
     return NULL;
   if (s->entry >= 0 && rw->entries[s->entry].valid &&
       rw->entries[s->entry].label_site == def)

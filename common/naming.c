@@ -406,6 +406,18 @@ size_t klto_default_modname(char *buf, size_t size, struct klto_str path) {
   return n + h;
 }
 
+static const char *const kept_label_prefixes[] = {"__ksymtab_", "__kstrtab_",
+                                                   "__kstrtabns_"};
+
+bool klto_label_keeps_name(struct klto_str label) {
+  for (size_t i = 0;
+       i < sizeof(kept_label_prefixes) / sizeof(kept_label_prefixes[0]); ++i)
+    if (has_prefix(label, kept_label_prefixes[i]) &&
+        label.n > strlen(kept_label_prefixes[i]))
+      return true;
+  return false;
+}
+
 bool klto_is_entry_symbol(struct klto_str sym) {
   struct klto_id id;
   struct klto_str level;

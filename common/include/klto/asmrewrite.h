@@ -7,7 +7,8 @@
  * source line), and
  *   - gives each entry of a table section its own "<table>..<id>" section and
  *     a unique label (__initcall__<id><level> for Linux initcalls),
- *   - makes every other label it defines unique to the translation unit,
+ *   - makes every other label it defines unique to the translation unit
+ *     (but for the names klto_label_keeps_name() lists),
  *   - points every reference to an internal-linkage function at a stub with a
  *     stable global name, and every reference to internal data at an alias,
  *   - copies everything else byte for byte; asm that needs nothing is

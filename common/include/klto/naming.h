@@ -116,6 +116,15 @@ size_t klto_format_stub(char *buf, size_t size, struct klto_str id,
 /* Whether `sym` is an entry symbol of the scheme, with a valid id. */
 bool klto_is_entry_symbol(struct klto_str sym);
 
+/* Whether a label that module asm defines must keep its name when the
+ * rewriter makes the file's other labels unique for full LTO: names that
+ * tools read from the object's symbol table and that the code base keeps
+ * unique across the whole link itself. Linux's export labels: modpost
+ * finds what vmlinux.o and each module export by __ksymtab_<sym> and reads
+ * __kstrtab_<sym> and __kstrtabns_<sym> through them; renamed, every
+ * module that uses an export of the kernel fails modpost. */
+bool klto_label_keeps_name(struct klto_str label);
+
 /* True if `section` names a table of `tables` (Linux initcalls included). */
 bool klto_is_table(const struct klto_tables *tables, struct klto_str section);
 
