@@ -16,8 +16,8 @@ the boot log says they did, and how their sections were merged.
     modules.py sections <tree> <module name>...
         one Markdown row per module: sections of <name>.o (what the compiler
         or LTO gave the module link) and of <name>.ko, and the split
-        sections left in <name>.ko that scripts/module.lds.S merges under
-        CONFIG_LTO_CLANG (.text.*, .data.*, .rodata.*, .bss.*)
+        sections left in <name>.ko that 6.1's scripts/module.lds.S merges
+        under CONFIG_LTO_CLANG (.data.*, .rodata.*, .bss.*; not .text.*)
 
 The initramfs is written here rather than with cpio(1) so that device nodes
 need no root and the archive is the same bytes on every run.
@@ -102,7 +102,10 @@ def bootlog(path):
             or (line.split(":", 1)[0] in mods and UNSEEDED not in line)]
 
 
-SPLIT = re.compile(r"^\.(text|data|rodata|bss)\.([0-9a-zA-Z_]|\.L)")
+# What Linux 6.1's scripts/module.lds.S merges under CONFIG_LTO_CLANG:
+# .bss, .data and .rodata with their ".<name>" and "..L<name>" splits (not
+# .text: 6.1 leaves a module's functions in their own sections).
+SPLIT = re.compile(r"^\.(data|rodata|bss)\.([0-9a-zA-Z_]|\.L)")
 
 
 def section_names(path):
