@@ -79,7 +79,7 @@ arch_vars() {
       configs="0 1"
       config_name="arm64 tinyconfig + PL011 console"
       qemu="qemu-system-aarch64 -M virt -cpu cortex-a57" console=ttyAMA0
-      part2_syms=""
+      part2_syms="" part2_lto_flags=""
       outs=$work/out ;;
     x86_64)
       karch=x86_64 image=arch/x86/boot/bzImage image_target=bzImage deb_arch=amd64
@@ -95,6 +95,12 @@ arch_vars() {
       # links vmlinux from vmlinux.a, LTO again, with objtool's work lost.
       # klto's -r link of vmlinux.o is an LTO link like the kernel's own.
       part2_syms="X86_KERNEL_IBT"
+      # The kernel's own LTO compiles with -fvisibility=hidden
+      # (CC_FLAGS_LTO, top Makefile): with default visibility LTO reaches
+      # a __weak function another file overrides (pcibios_align_resource)
+      # through the GOT, R_X86_64_GOTPCREL, and vmlinux.lds's assertion
+      # fails ("Unexpected GOT entries detected!").
+      part2_lto_flags="-fvisibility=hidden"
       outs=$work/out-x86_64 ;;
   esac
 }
@@ -388,7 +394,7 @@ run_config() {
     [ "$pci" = 1 ] && extra+=("${part2_module_args[@]}")
     kconfig_extra=$part2_syms
     for lto in thin full; do
-      flag=$([ $lto = thin ] && echo -flto=thin || echo -flto)
+      flag="$([ $lto = thin ] && echo -flto=thin || echo -flto)${part2_lto_flags:+ $part2_lto_flags}"
       build "nomacros-$lto$sfx" $pci none CC_FLAGS_LTO="$flag" \
         KCFLAGS="$flag -fplugin=$plugin" \
         LD="$klto_ld --kinit-order --kmerge-sections --kused-symbol=main_extable_sort_needed" \
