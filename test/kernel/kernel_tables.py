@@ -39,13 +39,20 @@ class Elf:
         self.endian = "<" if self.data[5] == 1 else ">"
         e = self.endian
         shoff, = struct.unpack_from(e + "Q", self.data, 0x28)
-        shentsize, shnum = struct.unpack_from(e + "HH", self.data, 0x3A)
+        shentsize, shnum, shstrndx = struct.unpack_from(e + "HHH", self.data, 0x3A)
+        headers = [struct.unpack_from(e + "IIQQQQ", self.data, shoff + i * shentsize)
+                   for i in range(shnum)]
+        names_at = headers[shstrndx][4]
         self.sections = []
-        for i in range(shnum):
-            (name, typ, flags, addr, off, size) = struct.unpack_from(
-                e + "IIQQQQ", self.data, shoff + i * shentsize)
+        # The names of the sections a linker script places (SHF_ALLOC): not
+        # relocations, symbol tables or notes.
+        self.alloc_names = []
+        for (name, typ, flags, addr, off, size) in headers:
             if typ != 8 and addr and size:  # not NOBITS, allocated
                 self.sections.append((addr, off, size))
+            if flags & 2:
+                end = self.data.index(b"\0", names_at + name)
+                self.alloc_names.append(self.data[names_at + name:end].decode())
 
     def offset(self, addr, size):
         for base, off, length in self.sections:

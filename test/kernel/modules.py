@@ -25,8 +25,9 @@ need no root and the archive is the same bytes on every run.
 import os
 import re
 import stat
-import struct
 import sys
+
+from kernel_tables import Elf
 
 BEGIN, END = "klto-modules-begin", "klto-modules-end"
 
@@ -109,29 +110,12 @@ SPLIT = re.compile(r"^\.(data|rodata|bss)\.([0-9a-zA-Z_]|\.L)")
 
 
 def section_names(path):
-    """The allocated sections of an ELF relocatable file, by name (what a
-    linker script places; .rela, symbol tables and notes are not)."""
+    """The allocated sections of an ELF relocatable file, by name; None for
+    a file that is not ELF (a module's bitcode .o)."""
     with open(path, "rb") as f:
-        data = f.read()
-    if data[:4] != b"\x7fELF":
-        return None
-    e = "<" if data[5] == 1 else ">"
-    if data[4] == 2:
-        shoff, = struct.unpack_from(e + "Q", data, 0x28)
-        shentsize, shnum, shstrndx = struct.unpack_from(e + "HHH", data, 0x3A)
-        header, flags_at, offset_at = e + "IIQQQQ", 2, 4
-    else:
-        shoff, = struct.unpack_from(e + "I", data, 0x20)
-        shentsize, shnum, shstrndx = struct.unpack_from(e + "HHH", data, 0x2E)
-        header, flags_at, offset_at = e + "IIIIII", 2, 4
-    headers = [struct.unpack_from(header, data, shoff + i * shentsize) for i in range(shnum)]
-    strtab = headers[shstrndx][offset_at]
-    names = []
-    for h in headers:
-        if h[flags_at] & 2:  # SHF_ALLOC
-            end = data.index(b"\0", strtab + h[0])
-            names.append(data[strtab + h[0]:end].decode())
-    return names
+        if f.read(4) != b"\x7fELF":
+            return None
+    return Elf(path).alloc_names
 
 
 def sections(tree, names):
