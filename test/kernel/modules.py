@@ -13,11 +13,12 @@ the boot log says they did, and how their sections were merged.
         kernels taken out (timestamps, addresses, sizes, durations,
         process ids, other drivers' messages, test_printf's note that the
         random number generator is not seeded yet)
-    modules.py sections <tree> <module name>...
+    modules.py sections [--none-left] <tree> <module name>...
         one Markdown row per module: sections of <name>.o (what the compiler
         or LTO gave the module link) and of <name>.ko, and the split
         sections left in <name>.ko that 6.1's scripts/module.lds.S merges
-        under CONFIG_LTO_CLANG (.data.*, .rodata.*, .bss.*; not .text.*)
+        under CONFIG_LTO_CLANG (.data.*, .rodata.*, .bss.*; not .text.*);
+        with --none-left, exits 1 naming the modules that keep any
 
 The initramfs is written here rather than with cpio(1) so that device nodes
 need no root and the archive is the same bytes on every run.
@@ -119,7 +120,8 @@ def section_names(path):
 
 
 def sections(tree, names):
-    rows = []
+    """The rows, and the modules whose .ko keeps a split section."""
+    rows, left = [], []
     for n in names:
         obj, ko = [os.path.join(tree, p) for p in (f"{n}.o", f"{n}.ko")]
         before = section_names(obj)
@@ -127,7 +129,9 @@ def sections(tree, names):
         split = [s for s in after if SPLIT.match(s)]
         rows.append(f"| {os.path.basename(n)} | {'bitcode' if before is None else len(before)}"
                     f" | {len(after)} | {len(split)} |")
-    return rows
+        if split:
+            left.append(f"{os.path.basename(n)} ({', '.join(split)})")
+    return rows, left
 
 
 def main():
@@ -137,7 +141,11 @@ def main():
     elif cmd == "bootlog" and len(args) == 1:
         print("\n".join(bootlog(args[0])))
     elif cmd == "sections" and len(args) >= 2:
-        print("\n".join(sections(args[0], args[1:])))
+        none_left = args[0] == "--none-left"
+        rows, left = sections(args[none_left], args[none_left + 1:])
+        print("\n".join(rows))
+        if none_left and left:
+            sys.exit("split sections left in a .ko: " + "; ".join(left))
     else:
         sys.exit(__doc__)
 

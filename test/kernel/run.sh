@@ -194,6 +194,8 @@ configure() {
   esac || { echo "$out/.config: Kconfig refused LTO=$lto" >&2; return 1; }
 }
 
+has_modules() { grep -qx CONFIG_MODULES=y "$1/.config" 2>/dev/null; }
+
 # build <name> <pci> <lto> <make args...>: configures and builds the boot
 # image, recording the build time. A kernel already built with the same
 # arguments and the same klto binaries is kept (delete <dir>/out* to
@@ -214,7 +216,7 @@ build() {
   rm -rf "$out"
   configure "$out" "$pci" "$lto"
   local t0=$SECONDS
-  if ! make_k "$out" "$@" "$image_target" $([ "$pci" = 1 ] && echo modules) >"$out/build.log" 2>&1; then
+  if ! make_k "$out" "$@" "$image_target" $(has_modules "$out" && echo modules) >"$out/build.log" 2>&1; then
     echo "$name: build failed, see $out/build.log" >&2
     tail -20 "$out/build.log" >&2
     return 1
@@ -222,8 +224,6 @@ build() {
   echo $((SECONDS - t0)) >"$out/build-seconds"
   echo "$stamp" >"$out/build-args"
 }
-
-has_modules() { grep -qx CONFIG_MODULES=y "$1/.config" 2>/dev/null; }
 
 # boot <name>: boots under QEMU until the root-mount panic (or, with
 # modules, until the initramfs's init has loaded them and exits), keeps the
@@ -270,36 +270,37 @@ check() {
   return $ok
 }
 
-n_loaded() { [ -f "$1/modules.txt" ] && grep -c '^loaded ' "$1/modules.txt" || echo -; }
+n_loaded() {
+  if [ -f "$1/modules.txt" ]; then grep -c '^loaded ' "$1/modules.txt" || true; else echo -; fi
+}
 
 # check_modules <name> <reference name>: what the modules printed and the
 # module list match the reference's, and no split section that
 # module.lds.S merges under LTO is left in a .ko. Kernels without modules
 # (the perturbed copy) pass.
 check_modules() {
-  local out=$outs/$1 ref=$outs/$2 left
+  local out=$outs/$1 ref=$outs/$2
   [ -f "$out/modules.txt" ] || return 0
-  python3 "$here/kernel_tables.py" compare "$ref/modules.txt" "$out/modules.txt" || return 1
-  module_sections "$1"
-  left=$(printf '%s\n' "${module_rows[@]}" | awk -F'|' -v k=" $1 " '$2 == k && $6 + 0 > 0 { printf "%s", $3 }')
-  if [ -n "$left" ]; then
-    echo "$1: split sections left in a .ko:$left"
-    return 1
-  fi
+  python3 "$here/kernel_tables.py" compare "$ref/modules.txt" "$out/modules.txt" &&
+    module_sections "$1" --none-left
 }
 
-# module_sections <name>: the kernel's module rows, kept for the table.
+# module_sections <name> [--none-left]: the kernel's module rows, in
+# <out>/module-sections.md and kept for the table; --none-left fails if a
+# .ko keeps a split section (modules.py).
 module_sections() {
-  local row
-  while IFS= read -r row; do module_rows+=("| $1 $row"); done \
-    < <(python3 "$here/modules.py" sections "$outs/$1" $modules)
+  local row ok=0
+  python3 "$here/modules.py" sections "${@:2}" "$outs/$1" $modules \
+    >"$outs/$1/module-sections.md" || ok=1
+  while IFS= read -r row; do module_rows+=("| $1 $row"); done <"$outs/$1/module-sections.md"
+  return $ok
 }
 
 # log_module_rows: the module-sections table of the kernels checked so far.
 log_module_rows() {
   [ ${#module_rows[@]} -gt 0 ] || return 0
   log ""
-  log "| kernel | module | sections in .o | sections in .ko | split sections left in .ko |"
+  log "| kernel | module | sections in .o | sections in .ko | split .data/.rodata/.bss left in .ko |"
   log "|---|---|---|---|---|"
   local row
   for row in "${module_rows[@]}"; do log "$row"; done
