@@ -167,6 +167,11 @@ extern uintptr_t kfence_free_threshold KFENCE_HIDDEN;
 #else
 #define KFENCE_FREE_THRESHOLD __kfence_free_threshold
 #endif
+/* The one test every free-like hook makes first: whether @ptr may be
+ * KFENCE's (or the LD_PRELOAD build's arena's), rarely true. */
+static inline bool kfence_above_free_threshold(const void *ptr) {
+  return __builtin_expect((uintptr_t)ptr >= KFENCE_FREE_THRESHOLD, 0);
+}
 /*
  * The free fast path of the C++ hooks (hooks_cxx.c): true if KFENCE took
  * @ptr. Cost for memory that is not KFENCE's: one compare of @ptr against
@@ -177,7 +182,7 @@ extern uintptr_t kfence_free_threshold KFENCE_HIDDEN;
  * took 22 instructions, then 12, now 3.)
  */
 static inline bool kfence_free_if_guarded(void *ptr, const void *caller) {
-  return __builtin_expect((uintptr_t)ptr >= KFENCE_FREE_THRESHOLD, 0) &&
+  return kfence_above_free_threshold(ptr) &&
          kfence_free_guarded(ptr, caller);
 }
 /* Copy of object @i's metadata under the pool lock; false if out of range. */
