@@ -406,8 +406,8 @@ size_t klto_default_modname(char *buf, size_t size, struct klto_str path) {
   return n + h;
 }
 
-static const char *const kept_label_prefixes[] = {"__ksymtab_", "__kstrtab_",
-                                                   "__kstrtabns_"};
+static const char *const kept_label_prefixes[] = {
+    "__ksymtab_", "__kstrtab_", "__kstrtabns_", "__export_symbol_"};
 
 bool klto_label_keeps_name(struct klto_str label) {
   for (size_t i = 0;

@@ -121,8 +121,9 @@ bool klto_is_entry_symbol(struct klto_str sym);
  * tools read from the object's symbol table and that the code base keeps
  * unique across the whole link itself. Linux's export labels: modpost
  * finds what vmlinux.o and each module export by __ksymtab_<sym> and reads
- * __kstrtab_<sym> and __kstrtabns_<sym> through them; renamed, every
- * module that uses an export of the kernel fails modpost. */
+ * __kstrtab_<sym> and __kstrtabns_<sym> through them (up to 6.4), or by
+ * __export_symbol_<sym> in .export_symbol (6.5 on); renamed, every module
+ * that uses an export of the kernel fails modpost. */
 bool klto_label_keeps_name(struct klto_str label);
 
 /* True if `section` names a table of `tables` (Linux initcalls included). */
