@@ -277,7 +277,7 @@ n_loaded() {
 # check_modules <name> <reference name>: what the modules printed and the
 # module list match the reference's, and no split section that
 # module.lds.S merges under LTO is left in a .ko. Kernels without modules
-# (the perturbed copy) pass.
+# (the small configs, and arm64's perturbed copy of one) pass.
 check_modules() {
   local out=$outs/$1 ref=$outs/$2
   [ -f "$out/modules.txt" ] || return 0
