@@ -22,17 +22,34 @@
 #    counted (print_stats_at_exit=1, summed over the workload's processes)
 #    under callgrind and in one native run: the native cost is about the
 #    lower bound plus the native objects times the cost of one.
+# The timed runs are pinned to the CPUs of CPU (a taskset list), if set: on
+# a VM whose vCPUs run at different speeds that keeps the difference out of
+# the pairs. The comparison's last column says how many rounds would settle
+# it to +-0.5 points (paired.py).
 # Debian's scudo ignores GWP_ASAN_OPTIONS: GWP-ASan is switched on through
 # SCUDO_OPTIONS. Prints a Markdown table (docs/kfence.md has the figures).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "${1:-build}" && pwd)
 rounds=${ROUNDS:-31}
+# WORKLOADS (default "sqlite perl"): a subset, e.g. one per CPU in two
+# runs side by side.
+workloads=${WORKLOADS:-sqlite perl}
+for w in $workloads; do
+  case $w in
+  sqlite | perl) ;;
+  *) echo "programs.sh: unknown workload '$w' in WORKLOADS (sqlite, perl)" >&2; exit 1 ;;
+  esac
+done
 kfence=$build/lib/libkfence.so
 scudo=/usr/lib/llvm-19/lib/clang/19/lib/linux/libclang_rt.scudo_standalone-x86_64.so
 for f in "$kfence" "$scudo" /usr/bin/sqlite3 /usr/bin/perl; do
   [ -e "$f" ] || { echo "programs.sh: $f is missing" >&2; exit 1; }
 done
+# The times stay in the build tree ("round config seconds" lines, written
+# as they come): paired.py reads them again, also from a run cut short.
+out=$build/bench/kfence
+mkdir -p "$out"
 work=$(mktemp -d "${TMPDIR:-/tmp}/klto-programs.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
@@ -93,15 +110,16 @@ cpu_seconds() {
 import resource, subprocess, sys
 subprocess.run(sys.argv[1:], check=True)
 r = resource.getrusage(resource.RUSAGE_CHILDREN)
-print("%.6f" % (r.ru_utime + r.ru_stime))' $(environment "$1") bash "$work/$2.sh" "$work/text"
+print("%.6f" % (r.ru_utime + r.ru_stime))' ${CPU:+taskset -c "$CPU"} $(environment "$1") \
+    bash "$work/$2.sh" "$work/text"
 }
 
-for workload in sqlite perl; do
+for workload in $workloads; do
   for r in $(seq "$rounds"); do
     for c in $(echo $configs | tr ' ' '\n' | shuf); do
       echo "$r $c $(cpu_seconds "$c" "$workload")"
     done
-  done > "$work/$workload.times"
+  done > "$out/programs-$workload.times"
   # Under Debian 12's valgrind, the scudo-preloaded program is not counted
   # (only the shell is): no instruction count for GWP-ASan.
   for c in none klto klto-off; do
@@ -116,39 +134,29 @@ for workload in sqlite perl; do
     awk '/total allocations:/ {g += $3} END {printf "%d\n", g}' > "$work/$workload.guarded"
 done
 
-python3 - "$work" "$rounds" <<'PY'
-import random, statistics, sys
-work, rounds = sys.argv[1], int(sys.argv[2])
-rng = random.Random(1)
+python3 - "$here" "$work" "$out" "$rounds" $workloads <<'PY'
+import statistics, sys
+here, work, out, rounds, workloads = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5:]
+sys.path.insert(0, here)
+import paired
 
-def interval(xs, n=4000):
-    """95% bootstrap interval of the median of xs."""
-    meds = sorted(statistics.median(rng.choices(xs, k=len(xs))) for _ in range(n))
-    return meds[int(0.025 * n)], meds[int(0.975 * n)]
-
-print("| program | config | CPU s (median of %d rounds) | CPU vs none (median of paired ratios, 95%% bootstrap interval) | instructions (callgrind) | instructions vs none | objects guarded (callgrind / native) |" % rounds)
-print("| --- | --- | --- | --- | --- | --- | --- |")
-for w in ("sqlite", "perl"):
-    t = {}
-    for line in open("%s/%s.times" % (work, w)):
-        r, c, s = line.split()
-        t.setdefault(c, {})[r] = float(s)
+print("| program | config | CPU s (median of %d rounds) | CPU vs none (median of paired ratios, 95%% bootstrap interval) | spread of the ratios | instructions (callgrind) | instructions vs none | objects guarded (callgrind / native) |" % rounds)
+print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+for w in workloads:
+    t = paired.load("%s/programs-%s.times" % (out, w))
     ir, guarded = {}, {}
     for c in ("none", "klto", "klto-off"):
         ir[c], guarded[c] = map(int, open("%s/%s.%s.ir" % (work, w, c)).read().split())
     native = int(open("%s/%s.guarded" % (work, w)).read())
     for c in ("none", "klto", "klto-off", "gwp-asan"):
+        med, rel, spread = "not timed", "", ""
         if c in t:
             med = "%.3f" % statistics.median(t[c].values())
-            ratios = [t[c][r] / t["none"][r] - 1 for r in t[c] if t["none"][r] > 0]
-            rel = ""
             if c != "none":
-                lo, hi = interval(ratios)
-                rel = "%+.2f%% (%+.2f .. %+.2f)" % (100 * statistics.median(ratios), 100 * lo, 100 * hi)
-        else:
-            med, rel = "not timed", ""
+                xs = paired.ratios(t, c, "none")
+                rel, spread = paired.describe(xs), paired.settling(xs)
         count = "%d" % ir[c] if c in ir else "n/a"
         irel = "%+.2f%%" % (100 * (ir[c] / ir["none"] - 1)) if c in ("klto", "klto-off") else ""
         objs = "%d / %d" % (guarded[c], native) if c == "klto" else ""
-        print("| %s | %s | %s | %s | %s | %s | %s |" % (w, c, med, rel, count, irel, objs))
+        print("| %s | %s | %s | %s | %s | %s | %s | %s |" % (w, c, med, rel, spread, count, irel, objs))
 PY

@@ -10,7 +10,9 @@
 # default 8), PROCS (processes per detection rate, default 400), CONFIGS
 # (churn configurations, default all seven), ONLY=churn (stop after the
 # churn table and the instruction counts, e.g. for a long glibc-against-klto
-# comparison).
+# comparison), CPU (a taskset CPU list the timed churn runs are pinned to:
+# on a VM whose vCPUs run at different speeds, pairs that land on different
+# ones add that difference to the spread).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-build}
@@ -64,45 +66,27 @@ run_config() {
 # One churn figure (ns per malloc+free) for configuration $1, layout $2.
 churn() {
   churn_args=$ops
-  run_config "$1" "$2" | awk '{print $2}'
+  run_config "$1" "$2" ${CPU:+taskset -c "$CPU"} | awk '{print $2}'
 }
 
 configs=${CONFIGS:-glibc klto-off klto-default klto-call klto-preload scudo scudo-gwp}
 echo "== churn: $rounds rounds of $ops malloc+free pairs, 1024 live, 16..4096 B (interleaved; round r runs layout r mod $layouts)"
 for r in $(seq 0 $((rounds - 1))); do
   for c in $(printf '%s\n' $configs | shuf); do
-    echo "$c $(churn "$c" $((r % layouts)))"
+    echo "$r $c $(churn "$c" $((r % layouts)))"
   done
 done >"$out/churn.txt"
-base=$(awk '$1 == "glibc" {print $2}' "$out/churn.txt" | median)
+base=$(awk '$2 == "glibc" {print $3}' "$out/churn.txt" | median)
 for c in $configs; do
-  m=$(awk -v c="$c" '$1 == c {print $2}' "$out/churn.txt" | median)
+  m=$(awk -v c="$c" '$2 == c {print $3}' "$out/churn.txt" | median)
   awk -v c="$c" -v m="$m" -v b="$base" \
     'BEGIN {printf "%-13s median %6.2f ns/pair  %+6.2f%% vs glibc\n", c, m, (m / b - 1) * 100}'
 done
-# The same comparison round by round: each configuration ran in the same
-# round as glibc (in random order) and in the same layout, so the ratio of
-# the two cancels the machine's drift. Mean of the per-round ratios (the
-# cost averaged over layouts) and their median, which bursts of load on the
-# machine move less, each with a 95% bootstrap interval.
-python3 - "$out/churn.txt" "$configs" <<'PY'
-import random, statistics, sys
-runs = {}
-for line in open(sys.argv[1]):
-    c, v = line.split()
-    runs.setdefault(c, []).append(float(v))
-random.seed(1)
-for c in sys.argv[2].split():
-    if c == "glibc":
-        continue
-    vs = runs[c]
-    r = [100 * (v / g - 1) for v, g in zip(vs, runs["glibc"])]
-    def interval(stat):
-        boot = sorted(stat(random.choices(r, k=len(r))) for _ in range(2000))
-        return f"{stat(r):+6.2f}% ({boot[50]:+.2f} .. {boot[1949]:+.2f})"
-    print(f"{c:<13s} paired vs glibc: mean {interval(statistics.mean)}, "
-          f"median {interval(statistics.median)}")
-PY
+# The same comparison round by round (paired.py): each configuration ran in
+# the same round as glibc, in random order and the same layout, so the
+# ratio of the two cancels the machine's drift; the mean of the ratios is
+# the cost averaged over layouts.
+python3 "$here/paired.py" "$out/churn.txt" glibc $configs
 
 # Instructions are what the fast paths add, counted exactly (callgrind
 # counts them whatever else the machine does, unlike the times above): the
