@@ -41,22 +41,46 @@ static ino_t log_ino;
  * gets a file of its own at its first report. */
 static pid_t log_pid;
 
-/* Opens <log_path>.<pid>, or duplicates stderr, as the descriptor above. */
-static bool log_open_for(pid_t pid) {
+/*
+ * The file is the process's own, so anything there but a regular file is a
+ * mistake or a trap: a symbolic link planted in a shared directory would
+ * have a root process append to whatever it names, and opening a FIFO
+ * blocks the program until someone reads it. Neither is followed.
+ */
+#define LOG_FILE_FLAGS                                                         \
+  (O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+
+/* log_open_for()'s result for something other than a regular file. */
+#define LOG_NOT_REGULAR (-1)
+
+/* Opens <log_path>.<pid>, or duplicates stderr, as the descriptor above.
+ * Returns 0, LOG_NOT_REGULAR or an errno value; reports call it too, so it
+ * formats nothing (strerror() may take the locale's lock). */
+static int log_open_for(pid_t pid) {
   struct stat st;
   int fd;
-  if (kfence_opts.log_path[0]) {
+  bool own_file = kfence_opts.log_path[0] != 0;
+  if (own_file) {
     char path[sizeof(kfence_opts.log_path) + 16];
     snprintf(path, sizeof(path), "%s.%d", kfence_opts.log_path, (int)pid);
-    fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    fd = open(path, LOG_FILE_FLAGS, 0644);
+    /* O_NOFOLLOW fails on a link with ELOOP; O_NONBLOCK makes a FIFO
+     * without a reader (and a socket) fail with ENXIO. */
+    if (fd < 0 && (errno == ELOOP || errno == ENXIO))
+      return LOG_NOT_REGULAR;
   } else {
     fd = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
   }
   if (fd < 0)
-    return false;
+    return errno;
   if (fstat(fd, &st) != 0) {
+    int err = errno;
     close(fd);
-    return false;
+    return err;
+  }
+  if (own_file && !S_ISREG(st.st_mode)) {
+    close(fd);
+    return LOG_NOT_REGULAR;
   }
   if (log_fd >= 0)
     close(log_fd);
@@ -64,16 +88,21 @@ static bool log_open_for(pid_t pid) {
   log_ino = st.st_ino;
   log_pid = pid;
   log_fd = fd;
-  return true;
+  return 0;
 }
 
 /* A log_path that cannot be written is a configuration error, as a bad
  * option value is (options.c): refuse to start rather than lose reports. */
 void kfence_log_open(void) {
-  if (log_open_for(getpid()) || !kfence_opts.log_path[0])
+  int err = log_open_for(getpid());
+  if (!err || !kfence_opts.log_path[0])
     return;
   fprintf(stderr, "kfence: KFENCE_OPTIONS: cannot open log_path %s.%d: %s\n",
-          kfence_opts.log_path, (int)getpid(), strerror(errno));
+          kfence_opts.log_path, (int)getpid(),
+          err == LOG_NOT_REGULAR
+              ? "it is a symbolic link, FIFO or device, not a regular file: "
+                "remove it or choose another log_path"
+              : strerror(err));
   exit(1);
 }
 
