@@ -509,6 +509,60 @@ bool kfence_handle_page_fault(uintptr_t addr, bool is_write,
   return opened;
 }
 
+/*
+ * glibc's free(), realloc() or malloc_usable_size() given a right-placed
+ * object by code built without the plugin: the chunk header it reads left
+ * of the object is redzone, which it takes for a size and an arena, and it
+ * crashes outside the pool, where kfence_handle_page_fault() sees nothing
+ * (for a left-placed object the header is in the guard page, and that
+ * fault is reported). Which object it was given is still in a register, as
+ * the object's address or as glibc's chunk pointer two words before it
+ * (seen in all three functions of glibc 2.36). Report it as an invalid
+ * free; report.c adds which code to rebuild. The crash then goes on to the
+ * program's action: glibc cannot go on from a wild pointer.
+ */
+void kfence_report_libc_crash(const ucontext_t *uc) {
+  if (atomic_load_explicit(&kfence_state, memory_order_acquire) != KFENCE_READY)
+    return;
+  /* Register compares first: programs that take SIGSEGV by design (garbage
+   * collectors, JITs) must not pay a dladdr() per fault. */
+  uintptr_t regs[32];
+  size_t n = kfence_fault_registers(uc, regs, sizeof(regs) / sizeof(regs[0]));
+  size_t pointers = 0;
+  for (size_t k = 0; k < n; k++)
+    if (is_kfence_address((void *)regs[k]))
+      regs[pointers++] = regs[k];
+  uintptr_t pc = kfence_fault_pc(uc);
+  if (!pointers || !kfence_libc_function_at(pc))
+    return;
+  struct kfence_metadata copy;
+  long found = -1;
+  pthread_mutex_lock(&kfence_pool_lock);
+  for (size_t k = 0; k < 2 * pointers && found < 0; k++) {
+    uintptr_t addr = regs[k / 2] + (k & 1 ? 2 * sizeof(size_t) : 0);
+    long i = kfence_object_index(addr);
+    if (i >= 0 && kfence_metadata[i].state != KFENCE_OBJECT_UNUSED &&
+        kfence_metadata[i].addr == addr)
+      found = i;
+  }
+  if (found >= 0)
+    snapshot(found, &copy);
+  pthread_mutex_unlock(&kfence_pool_lock);
+  if (found < 0)
+    return;
+  bool saved = kfence_in_runtime;
+  kfence_in_runtime = true;
+  struct kfence_track track;
+  kfence_save_stack(&track, pc);
+  struct kfence_report r = {.type = KFENCE_BUG_INVALID_FREE,
+                            .addr = copy.addr,
+                            .stack = &track,
+                            .meta = &copy,
+                            .index = found};
+  kfence_report_error(&r);
+  kfence_in_runtime = saved;
+}
+
 void kfence_get_stats(struct kfence_stats *s) {
   int state = atomic_load(&kfence_state);
   s->enabled = (state == KFENCE_READY || state == KFENCE_SAMPLING) &&

@@ -79,6 +79,24 @@ uintptr_t kfence_fault_pc(const ucontext_t *uc) {
 #endif
 }
 
+size_t kfence_fault_registers(const ucontext_t *uc, uintptr_t *out,
+                              size_t max) {
+  size_t n = 0;
+#if defined(__x86_64__)
+  static const int general[] = {REG_RAX, REG_RBX, REG_RCX, REG_RDX, REG_RSI,
+                                REG_RDI, REG_RBP, REG_R8,  REG_R9,  REG_R10,
+                                REG_R11, REG_R12, REG_R13, REG_R14, REG_R15};
+  for (size_t k = 0; k < sizeof(general) / sizeof(general[0]) && n < max; k++)
+    out[n++] = (uintptr_t)uc->uc_mcontext.gregs[general[k]];
+#elif defined(__aarch64__)
+  for (size_t k = 0; k < 31 && n < max; k++)
+    out[n++] = (uintptr_t)uc->uc_mcontext.regs[k];
+#else
+  (void)uc, (void)out, (void)max;
+#endif
+  return n;
+}
+
 static bool fault_is_write(const ucontext_t *uc) {
 #if defined(__x86_64__)
   /* Page-fault error code: bit 1 is set for writes. */
@@ -144,10 +162,13 @@ static void chain(int sig, siginfo_t *info, void *ctx) {
 static void handle_sigsegv(int sig, siginfo_t *info, void *ctx) {
   int saved_errno = errno;
   /* si_code > 0: a fault the kernel raised, not a kill() or raise(). */
-  if (info->si_code > 0 &&
-      kfence_handle_page_fault((uintptr_t)info->si_addr, fault_is_write(ctx), ctx)) {
-    errno = saved_errno;
-    return;
+  if (info->si_code > 0) {
+    if (kfence_handle_page_fault((uintptr_t)info->si_addr, fault_is_write(ctx),
+                                 ctx)) {
+      errno = saved_errno;
+      return;
+    }
+    kfence_report_libc_crash(ctx);
   }
   errno = saved_errno;
   chain(sig, info, ctx);

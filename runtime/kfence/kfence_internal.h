@@ -191,6 +191,9 @@ bool kfence_snapshot_object(long i, struct kfence_metadata *out) KFENCE_HIDDEN;
  * program cannot go on from (the page could not be opened). */
 bool kfence_handle_page_fault(uintptr_t addr, bool is_write,
                               const ucontext_t *uc) KFENCE_HIDDEN;
+/* Runs in the SIGSEGV handler for faults outside the pool: reports a C
+ * library allocator function that crashed on a KFENCE object. */
+void kfence_report_libc_crash(const ucontext_t *uc) KFENCE_HIDDEN;
 
 /* Thread-local recursion guard: the runtime's own allocations go to libc. */
 extern __thread bool kfence_in_runtime
@@ -200,6 +203,10 @@ extern __thread bool kfence_in_runtime
 
 /* The faulting instruction's address, from the signal context. */
 uintptr_t kfence_fault_pc(const ucontext_t *uc) KFENCE_HIDDEN;
+/* The general registers at the fault, from the signal context; at most
+ * @max into @out. Returns how many. */
+size_t kfence_fault_registers(const ucontext_t *uc, uintptr_t *out,
+                              size_t max) KFENCE_HIDDEN;
 
 void kfence_fault_install(void) KFENCE_HIDDEN;
 /*
