@@ -538,11 +538,15 @@ void kfence_report_libc_crash(const ucontext_t *uc) {
   struct kfence_metadata copy;
   long found = -1;
   pthread_mutex_lock(&kfence_pool_lock);
+  /* Only objects whose header glibc reads from their own page: a
+   * left-placed one faults in the guard page instead. */
+  const uintptr_t header = 2 * sizeof(size_t);
   for (size_t k = 0; k < 2 * pointers && found < 0; k++) {
-    uintptr_t addr = regs[k / 2] + (k & 1 ? 2 * sizeof(size_t) : 0);
+    uintptr_t addr = regs[k / 2] + (k & 1 ? header : 0);
     long i = kfence_object_index(addr);
     if (i >= 0 && kfence_metadata[i].state != KFENCE_OBJECT_UNUSED &&
-        kfence_metadata[i].addr == addr)
+        kfence_metadata[i].addr == addr &&
+        addr >= kfence_object_page(i) + header)
       found = i;
   }
   if (found >= 0)
@@ -558,7 +562,8 @@ void kfence_report_libc_crash(const ucontext_t *uc) {
                             .addr = copy.addr,
                             .stack = &track,
                             .meta = &copy,
-                            .index = found};
+                            .index = found,
+                            .from_register = true};
   kfence_report_error(&r);
   kfence_in_runtime = saved;
 }

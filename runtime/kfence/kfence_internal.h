@@ -284,6 +284,9 @@ struct kfence_report {
   const uint8_t *bytes;
   const uint8_t *expected;
   int nr_bytes;
+  /* The object was found in a register of a C library function that
+   * crashed outside the pool, not at the faulting address. */
+  bool from_register;
 };
 
 /* ---- allocation sites already guarded (covered.c) ------------------------ */

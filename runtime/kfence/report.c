@@ -477,7 +477,16 @@ void kfence_report_error(const struct kfence_report *r) {
   /* Not in the kernel's format, which has no such case. */
   const char *libc_fn =
       r->stack->nr_frames ? kfence_libc_function_at(r->stack->frames[0]) : NULL;
-  if (libc_fn)
+  /* Found in a register, the object may have been the caller's, not the
+   * C library's argument: say how sure the report is. */
+  if (libc_fn && r->from_register)
+    out_printf(&o,
+               "\nThe C library's %s() crashed holding this KFENCE object: "
+               "most likely the code\nthat called it was not built with "
+               "-fplugin-arg-klto-kfence. Build it with the\nplugin, or run "
+               "the program under LD_PRELOAD=libkfence.so.\n",
+               libc_fn);
+  else if (libc_fn)
     out_printf(&o,
                "\nThe C library's %s() was given this KFENCE object: the "
                "code that called it\nwas not built with "
