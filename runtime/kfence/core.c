@@ -509,6 +509,21 @@ bool kfence_handle_page_fault(uintptr_t addr, bool is_write,
   return opened;
 }
 
+/* glibc's chunk header: two words left of the object it hands out. */
+#define LIBC_CHUNK_HEADER (2 * sizeof(size_t))
+
+/* The object that starts at @addr, if glibc reads its header from the
+ * object's own page (a right-placed object: a left-placed one faults in
+ * the guard page instead); -1 otherwise. Under kfence_pool_lock. */
+static long right_placed_object_at(uintptr_t addr) {
+  long i = is_kfence_address((void *)addr) ? kfence_object_index(addr) : -1;
+  if (i < 0 || kfence_metadata[i].state == KFENCE_OBJECT_UNUSED ||
+      kfence_metadata[i].addr != addr ||
+      addr < kfence_object_page(i) + LIBC_CHUNK_HEADER)
+    return -1;
+  return i;
+}
+
 /*
  * glibc's free(), realloc() or malloc_usable_size() given a right-placed
  * object by code built without the plugin: the chunk header it reads left
@@ -538,16 +553,11 @@ void kfence_report_libc_crash(const ucontext_t *uc) {
   struct kfence_metadata copy;
   long found = -1;
   pthread_mutex_lock(&kfence_pool_lock);
-  /* Only objects whose header glibc reads from their own page: a
-   * left-placed one faults in the guard page instead. */
-  const uintptr_t header = 2 * sizeof(size_t);
-  for (size_t k = 0; k < 2 * pointers && found < 0; k++) {
-    uintptr_t addr = regs[k / 2] + (k & 1 ? header : 0);
-    long i = kfence_object_index(addr);
-    if (i >= 0 && kfence_metadata[i].state != KFENCE_OBJECT_UNUSED &&
-        kfence_metadata[i].addr == addr &&
-        addr >= kfence_object_page(i) + header)
-      found = i;
+  /* The object's address, or glibc's chunk pointer to it. */
+  for (size_t k = 0; k < pointers && found < 0; k++) {
+    found = right_placed_object_at(regs[k]);
+    if (found < 0)
+      found = right_placed_object_at(regs[k] + LIBC_CHUNK_HEADER);
   }
   if (found >= 0)
     snapshot(found, &copy);
