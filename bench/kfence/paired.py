@@ -49,13 +49,14 @@ def interval(xs, stat):
     return boot[int(0.025 * BOOTSTRAP)], boot[int(0.975 * BOOTSTRAP) - 1]
 
 
-def rounds_needed(xs, lo, hi):
-    """Rounds for a 95% interval of +-TARGET_HALF_WIDTH points."""
+def rounds_needed(n, lo, hi):
+    """Rounds for a 95% interval of +-TARGET_HALF_WIDTH points, from an
+    interval (lo, hi) over n rounds."""
     half = (hi - lo) / 2
-    return max(len(xs), round(len(xs) * (half / TARGET_HALF_WIDTH) ** 2))
+    return max(n, round(n * (half / TARGET_HALF_WIDTH) ** 2))
 
 
-def describe(xs, stat=statistics.median):
+def describe(xs, stat):
     """'+1.00% (+0.43 .. +1.76)' for stat over the per-round overheads."""
     lo, hi = interval(xs, stat)
     return "%+.2f%% (%+.2f .. %+.2f)" % (stat(xs), lo, hi)
@@ -64,16 +65,15 @@ def describe(xs, stat=statistics.median):
 MIN_ROUNDS = 20  # fewer cannot estimate the spread
 
 
-def settling(xs):
-    """'sd 10.6, +-0.5 needs 3650 rounds' for the median's interval."""
-    if len(xs) < MIN_ROUNDS:
-        return "too few rounds to tell the spread"
+def compare(xs):
+    """The median with its interval, and how settled it is:
+    ('+1.00% (+0.43 .. +1.76)', 'sd 10.6, +-0.5 needs 3650 rounds')."""
     lo, hi = interval(xs, statistics.median)
-    return "sd %.1f, +-%.1f needs %d rounds" % (
-        statistics.stdev(xs) if len(xs) > 1 else 0.0,
-        TARGET_HALF_WIDTH,
-        rounds_needed(xs, lo, hi),
-    )
+    median = "%+.2f%% (%+.2f .. %+.2f)" % (statistics.median(xs), lo, hi)
+    if len(xs) < MIN_ROUNDS:
+        return median, "too few rounds to tell the spread"
+    return median, "sd %.1f, +-%.1f needs %d rounds" % (
+        statistics.stdev(xs), TARGET_HALF_WIDTH, rounds_needed(len(xs), lo, hi))
 
 
 def main(argv):
@@ -86,8 +86,9 @@ def main(argv):
         if c == base:
             continue
         xs = ratios(runs, c, base)
+        median, spread = compare(xs)
         print("%-13s paired vs %s: median %s, mean %s; %s"
-              % (c, base, describe(xs), describe(xs, statistics.mean), settling(xs)))
+              % (c, base, median, describe(xs, statistics.mean), spread))
 
 
 if __name__ == "__main__":

@@ -154,7 +154,7 @@ for w in workloads:
             med = "%.3f" % statistics.median(t[c].values())
             if c != "none":
                 xs = paired.ratios(t, c, "none")
-                rel, spread = paired.describe(xs), paired.settling(xs)
+                rel, spread = paired.compare(xs)
         count = "%d" % ir[c] if c in ir else "n/a"
         irel = "%+.2f%%" % (100 * (ir[c] / ir["none"] - 1)) if c in ("klto", "klto-off") else ""
         objs = "%d / %d" % (guarded[c], native) if c == "klto" else ""
