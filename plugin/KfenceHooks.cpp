@@ -5,8 +5,10 @@
 // from the guarded pool and every free reaches the runtime that must
 // recognise them. Replacing the declaration's uses (not just direct calls)
 // also catches function pointers such as `void *(*alloc)(size_t) = malloc`.
-// The runtime library is requested through llvm.dependent-libraries, which
-// LLD honours, as the path of the libkfence.a installed beside the plugin:
+// The runtime is requested through llvm.dependent-libraries, which LLD
+// honours, as the path of the runtime installed beside the plugin:
+// libkfence-hooks.so, which every module of a process shares, or with
+// kfence-runtime=static libkfence.a, linked into the executable.
 // -fuse-ld=lld alone links it. Other linkers ignore the entry; a reference
 // to KFENCE_RUNTIME_MARKER makes them fail with a message saying what to add.
 //
@@ -34,40 +36,43 @@ using namespace llvm;
 
 namespace klto {
 
-/// Named as a file, not as "kfence": LLD looks a bare name up as -lkfence,
-/// which prefers libkfence.so, the LD_PRELOAD build that replaces malloc for
-/// the whole process. The archive holds only the hooks.
-static const char *const RuntimeFile = "libkfence.a";
-
-/// The libkfence.a beside this plugin (the build tree's lib/, or the
+/// The runtime's file beside this plugin (the build tree's lib/, or the
 /// installed lib/klto/), which LLD opens as a path; the bare file name, for
-/// LLD's -L search, if there is none.
-static const std::string &runtimeLibrary() {
-  static const std::string Path = [] {
-    Dl_info Info;
-    if (dladdr(reinterpret_cast<void *>(&redirectAllocations), &Info) &&
-        Info.dli_fname) {
-      SmallString<256> P(sys::path::parent_path(Info.dli_fname));
-      sys::path::append(P, RuntimeFile);
-      if (sys::fs::make_absolute(P) || !sys::fs::exists(P))
-        return std::string(RuntimeFile);
-      return std::string(P);
-    }
-    return std::string(RuntimeFile);
-  }();
-  return Path;
+/// LLD's -L search, if there is none. Named as a file, not as "kfence": LLD
+/// looks a bare name up as -lkfence, which prefers libkfence.so, the
+/// LD_PRELOAD build that replaces malloc for the whole process. A shared
+/// object named by its absolute path is recorded so in DT_NEEDED, which
+/// is how programs find libkfence-hooks.so without a run path.
+static std::string runtimeLibrary(StringRef File) {
+  Dl_info Info;
+  if (!dladdr(reinterpret_cast<void *>(&redirectAllocations), &Info) ||
+      !Info.dli_fname)
+    return File.str();
+  SmallString<256> P(sys::path::parent_path(Info.dli_fname));
+  sys::path::append(P, File);
+  if (sys::fs::make_absolute(P) || !sys::fs::exists(P))
+    return File.str();
+  return std::string(P);
+}
+
+static bool staticRuntime(const NamingContext &Ctx) {
+  return Ctx.Opts.KfenceRuntime == "static";
+}
+
+static const char *runtimeFile(const NamingContext &Ctx) {
+  return staticRuntime(Ctx) ? KFENCE_RUNTIME_STATIC : KFENCE_RUNTIME_SHARED;
 }
 
 /// Keeps a reference to KFENCE_RUNTIME_MARKER in the object, retained
 /// through --gc-sections (8 bytes per module).
-static void referenceRuntimeMarker(Module &M) {
+static void referenceRuntimeMarker(Module &M, StringRef MarkerName) {
   LLVMContext &C = M.getContext();
-  if (M.getNamedValue(KFENCE_RUNTIME_MARKER))
+  if (M.getNamedValue(MarkerName))
     return;
   Type *I8 = Type::getInt8Ty(C);
   auto *Marker = new GlobalVariable(M, I8, /*isConstant=*/true,
                                     GlobalValue::ExternalLinkage, nullptr,
-                                    KFENCE_RUNTIME_MARKER);
+                                    MarkerName);
   auto *Ref = new GlobalVariable(M, Marker->getType(), /*isConstant=*/true,
                                  GlobalValue::PrivateLinkage, Marker,
                                  "klto.kfence.runtime");
@@ -189,7 +194,8 @@ static CallInst *splitCall(CallInst *CI, Value *Slow, FunctionCallee SlowFn,
 /// decrement and a branch on its borrow; a compare against the pool's start
 /// and a branch), instead of a second call level through the hook.
 /// Returns the fast calls, which stay calls of F.
-static SmallPtrSet<User *, 16> inlineFastPaths(Module &M, Function &F) {
+static SmallPtrSet<User *, 16> inlineFastPaths(Module &M, Function &F,
+                                               bool StaticRuntime) {
   SmallPtrSet<User *, 16> FastCalls;
   bool IsMalloc = F.getName() == "malloc";
   if ((!IsMalloc && F.getName() != "free") || F.arg_size() != 1)
@@ -199,15 +205,15 @@ static SmallPtrSet<User *, 16> inlineFastPaths(Module &M, Function &F) {
   const DataLayout &DL = M.getDataLayout();
   Type *I32 = Type::getInt32Ty(C);
   Type *IntPtr = DL.getIntPtrType(C);
-  // An executable links the runtime in (libkfence.a, requested by
-  // redirectAllocations), so it can address the runtime's variables
-  // directly: the countdown at a fixed offset from the thread pointer, the
-  // free threshold PC-relative. That keeps GOT loads, and the registers
-  // holding their results, out of every loop that allocates. A shared
-  // object goes through the GOT, so that all modules of a process bind to
-  // the same runtime.
-  bool InExecutable = M.getPICLevel() == PICLevel::NotPIC ||
-                      M.getPIELevel() != PIELevel::Default;
+  // The runtime's variables are reached through the GOT (the countdown's
+  // thread-pointer offset, the threshold's address), so that every module
+  // of a process binds to the one libkfence-hooks.so. An executable that
+  // links libkfence.a in (kfence-runtime=static) addresses them directly
+  // instead: the countdown at a fixed offset from the thread pointer, the
+  // threshold PC-relative, which keeps a load, and the register holding
+  // its result, out of every loop that allocates.
+  bool InExecutable = StaticRuntime && (M.getPICLevel() == PICLevel::NotPIC ||
+                                        M.getPIELevel() != PIELevel::Default);
   auto Global = [&](StringRef Name, Type *Ty, bool TLS) {
     if (GlobalVariable *G = M.getGlobalVariable(Name))
       return G;
@@ -263,7 +269,8 @@ void redirectAllocations(NamingContext &Ctx) {
     std::string HookName = "__kfence_" + It->second;
     // Inline fast paths first: their own fast calls stay calls of F; every
     // other use (other calls, function pointers) goes to the hook.
-    SmallPtrSet<User *, 16> FastCalls = inlineFastPaths(M, F);
+    SmallPtrSet<User *, 16> FastCalls =
+        inlineFastPaths(M, F, staticRuntime(Ctx));
     if (F.getNumUses() > FastCalls.size()) {
       FunctionCallee Hook = M.getOrInsertFunction(HookName, F.getFunctionType(),
                                                   F.getAttributes());
@@ -282,15 +289,18 @@ void redirectAllocations(NamingContext &Ctx) {
   }
   if (!Changed)
     return;
-  referenceRuntimeMarker(M);
+  referenceRuntimeMarker(M, staticRuntime(Ctx)
+                                ? KFENCE_RUNTIME_MARKER(KFENCE_RUNTIME_STATIC)
+                                : KFENCE_RUNTIME_MARKER(KFENCE_RUNTIME_SHARED));
+  std::string Runtime = runtimeLibrary(runtimeFile(Ctx));
   LLVMContext &C = M.getContext();
   NamedMDNode *Libs = M.getOrInsertNamedMetadata("llvm.dependent-libraries");
   for (const MDNode *N : Libs->operands())
     if (N->getNumOperands() == 1)
       if (auto *S = dyn_cast<MDString>(N->getOperand(0)))
-        if (S->getString() == runtimeLibrary())
+        if (S->getString() == Runtime)
           return;
-  Libs->addOperand(MDNode::get(C, MDString::get(C, runtimeLibrary())));
+  Libs->addOperand(MDNode::get(C, MDString::get(C, Runtime)));
 }
 
 } // namespace klto

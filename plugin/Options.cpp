@@ -96,7 +96,13 @@ bool Options::parse(const std::string &ArgStr, std::string &Error) {
 bool Options::finish(std::string &Error) {
   // C++ operators and project allocators only make sense with the C hooks,
   // and naming them says KFENCE is wanted.
-  Kfence |= KfenceCxx || !KfenceAllocators.empty();
+  Kfence |= KfenceCxx || !KfenceAllocators.empty() || !KfenceRuntime.empty();
+  if (KfenceRuntime.empty())
+    KfenceRuntime = "shared";
+  if (KfenceRuntime != "shared" && KfenceRuntime != "static") {
+    Error = "kfence-runtime='" + KfenceRuntime + "': expected shared or static";
+    return false;
+  }
   // Presets and patterns are read as the linker reads --kinit-table.
   std::vector<std::string> Specs;
   for (const std::string &T : Tables) {

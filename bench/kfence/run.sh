@@ -8,7 +8,7 @@
 # Environment: ROUNDS (churn rounds, default 8), OPS (pairs per round,
 # default 5000000), LAYOUTS (code layouts the churn rounds rotate through,
 # default 8), PROCS (processes per detection rate, default 400), CONFIGS
-# (churn configurations, default all seven), ONLY=churn (stop after the
+# (churn configurations, default all eight), ONLY=churn (stop after the
 # churn table and the instruction counts, e.g. for a long glibc-against-klto
 # comparison), CPU (a taskset CPU list the timed churn runs are pinned to:
 # on a VM whose vCPUs run at different speeds, pairs that land on different
@@ -31,14 +31,19 @@ mkdir -p "$out"
 # each would compare layouts as much as allocators. Layout 0 is the
 # ordinary build, used by everything after the churn table.
 # "hooks": as the plugin builds programs (inline fast paths for malloc and
-# free, LLD pulls in libkfence.a); "hooks-call": every call through the
-# out-of-line hooks, as before the plugin inlined anything.
+# free reaching the runtime's variables through the GOT, LLD links
+# libkfence-hooks.so); "hooks-static": with kfence-runtime=static
+# (libkfence.a linked in, the variables addressed directly); "hooks-call":
+# every call through the out-of-line hooks.
 for l in $(seq 0 $((layouts - 1))); do
   shift_code="-DBENCH_CODE_OFFSET=$((16 * l))"
   $clang -O2 -g $shift_code "$here/malloc_bench.c" -o "$out/plain.$l"
   $clang -O2 -g $shift_code -fplugin="$build/lib/kltoplugin.so" \
     -fplugin-arg-klto-kfence --ld-path=/usr/lib/llvm-19/bin/ld.lld \
     -L"$build/lib" "$here/malloc_bench.c" -lpthread -o "$out/hooks.$l"
+  $clang -O2 -g $shift_code -fplugin="$build/lib/kltoplugin.so" \
+    -fplugin-arg-klto-kfence-runtime=static --ld-path=/usr/lib/llvm-19/bin/ld.lld \
+    "$here/malloc_bench.c" -lpthread -o "$out/hooks-static.$l"
   $clang -O2 -g $shift_code -DKLTO_HOOKS -I"$here/../../runtime/kfence/include" \
     "$here/malloc_bench.c" "$build/lib/libkfence.a" -lpthread -o "$out/hooks-call.$l"
 done
@@ -56,6 +61,7 @@ run_config() {
   glibc) "$@" "$out/plain.$l" churn $churn_args ;;
   klto-off) KFENCE_OPTIONS=sample_interval=0:sample_rate=0 "$@" "$out/hooks.$l" churn $churn_args ;;
   klto-default) env -u KFENCE_OPTIONS "$@" "$out/hooks.$l" churn $churn_args ;;
+  klto-static) env -u KFENCE_OPTIONS "$@" "$out/hooks-static.$l" churn $churn_args ;;
   klto-call) env -u KFENCE_OPTIONS "$@" "$out/hooks-call.$l" churn $churn_args ;;
   klto-preload) env -u KFENCE_OPTIONS LD_PRELOAD="$build/lib/libkfence.so" "$@" "$out/plain.$l" churn $churn_args ;;
   scudo) LD_PRELOAD=$scudo SCUDO_OPTIONS=GWP_ASAN_Enabled=false "$@" "$out/plain.$l" churn $churn_args ;;
@@ -69,7 +75,7 @@ churn() {
   run_config "$1" "$2" ${CPU:+taskset -c "$CPU"} | awk '{print $2}'
 }
 
-configs=${CONFIGS:-glibc klto-off klto-default klto-call klto-preload scudo scudo-gwp}
+configs=${CONFIGS:-glibc klto-off klto-default klto-static klto-call klto-preload scudo scudo-gwp}
 echo "== churn: $rounds rounds of $ops malloc+free pairs, 1024 live, 16..4096 B (interleaved; round r runs layout r mod $layouts)"
 for r in $(seq 0 $((rounds - 1))); do
   for c in $(printf '%s\n' $configs | shuf); do

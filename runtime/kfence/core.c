@@ -698,6 +698,8 @@ static void *map_or_null(size_t size, int prot) {
 
 /* Phase one, at program start: options and the sampler. */
 static bool setup_sampling(void) {
+  if (kfence_runtime_interposed())
+    return false;
   kfence_parse_options(getenv("KFENCE_OPTIONS"));
   if (!kfence_opts.sample_interval && !kfence_opts.sample_rate)
     return false;

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 /*
- * The allocation entry points. Built twice: into libkfence.a, where only the
- * __kfence_* hooks exist and the C library's functions are called directly,
- * and with KFENCE_PRELOAD into libkfence.so, which also defines malloc & co
- * so that LD_PRELOAD covers unmodified programs.
+ * The allocation entry points. Built three times: into libkfence-hooks.so
+ * (KFENCE_HOOKS_SHARED) and libkfence.a, where only the __kfence_* hooks
+ * exist and the C library's functions are called directly, and with
+ * KFENCE_PRELOAD into libkfence.so, which also defines malloc & co so that
+ * LD_PRELOAD covers unmodified programs.
  *
  * Fast path of an allocation: kfence_sample_hit() then the C library's
  * function. Fast path of a free: is_kfence_address() then the C library's.
@@ -55,9 +56,29 @@ extern uintptr_t kfence_free_threshold
 uintptr_t __kfence_free_threshold = UINTPTR_MAX;
 #endif
 
-#ifndef KFENCE_PRELOAD
 /* What a program built with the plugin's redirection references. */
-const char kfence_runtime_marker __asm__(KFENCE_RUNTIME_MARKER) = 0;
+#if defined(KFENCE_HOOKS_SHARED)
+const char kfence_runtime_marker __asm__(
+    KFENCE_RUNTIME_MARKER(KFENCE_RUNTIME_SHARED)) = 0;
+#elif !defined(KFENCE_PRELOAD)
+const char kfence_runtime_marker __asm__(
+    KFENCE_RUNTIME_MARKER(KFENCE_RUNTIME_STATIC)) = 0;
+#endif
+
+#ifdef KFENCE_HOOKS_SHARED
+/* This copy's own __kfence_malloc_sampled, whatever the dynamic loader binds
+ * that name to. */
+extern __typeof__(__kfence_malloc_sampled) kfence_own_malloc_sampled
+    __attribute__((alias("__kfence_malloc_sampled"), visibility("hidden")));
+
+bool kfence_runtime_interposed(void) {
+  void *bound = dlsym(RTLD_DEFAULT, "__kfence_malloc_sampled");
+  return bound && bound != (void *)kfence_own_malloc_sampled;
+}
+#else
+/* The preloaded library comes first in every lookup; libkfence.a is linked
+ * into the executable, the only module built with it. */
+bool kfence_runtime_interposed(void) { return false; }
 #endif
 
 int kfence_libc_sigaction(int signum, const struct sigaction *act,

@@ -12,8 +12,8 @@
  * without its leading underscore ("_Znwm" -> "__kfence_Znwm").
  *
  * Fast path: kfence_sample_hit() (one decrement and a predictable branch)
- * then the C++ library's operator; delete: is_kfence_address() (two
- * compares) then the C++ library's operator.
+ * then the C++ library's operator; delete: kfence_free_if_guarded() (one
+ * compare against the free threshold) then the C++ library's operator.
  */
 #include "kfence_internal.h"
 
@@ -31,8 +31,20 @@ static inline void *sampled(size_t size, size_t align, const void *caller) {
 typedef const void *nothrow_ref;
 typedef size_t align_val;
 
+/*
+ * libkfence-hooks.so is loaded into C programs too: its references to the
+ * C++ library are weak there, so that they need no C++ library to load
+ * (also with LD_BIND_NOW). Only C++ code calls these hooks, and a module
+ * that does has the C++ library.
+ */
+#ifdef KFENCE_HOOKS_SHARED
+#define CXX_LIBRARY __attribute__((weak))
+#else
+#define CXX_LIBRARY
+#endif
+
 #define KFENCE_NEW(op, params, size, align, args)                             \
-  void *_##op params;                                                          \
+  CXX_LIBRARY void *_##op params;                                              \
   void *__kfence_##op params;                                                  \
   void *__kfence_##op params {                                                 \
     void *p = sampled(size, align, CALLER);                                    \
@@ -40,7 +52,7 @@ typedef size_t align_val;
   }
 
 #define KFENCE_DELETE(op, params, ptr, args)                                  \
-  void _##op params;                                                           \
+  CXX_LIBRARY void _##op params;                                               \
   void __kfence_##op params;                                                   \
   void __kfence_##op params {                                                  \
     if (!kfence_free_if_guarded(ptr, CALLER))                                  \

@@ -233,6 +233,14 @@ int kfence_fault_virtual_sigaction(int signum, const struct sigaction *act,
  */
 const char *kfence_libc_function_at(uintptr_t pc) KFENCE_HIDDEN;
 
+/*
+ * Whether another copy of the runtime is the one the process's modules
+ * bind to (libkfence-hooks.so in a program run under LD_PRELOAD=
+ * libkfence.so): then this copy stays off, and the process has one
+ * runtime, the other.
+ */
+bool kfence_runtime_interposed(void) KFENCE_HIDDEN;
+
 /* sigaction() of the C library, past the LD_PRELOAD build's interposer. */
 int kfence_libc_sigaction(int signum, const struct sigaction *act,
                           struct sigaction *oldact) KFENCE_HIDDEN;

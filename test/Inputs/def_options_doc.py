@@ -32,7 +32,9 @@ want = [spellings(macro, args) for macro, args in entries(definition)]
 
 section = open(doc).read().split("\n## Options\n", 1)[1]
 table = re.search(r"^\|.*?(?=\n[^|]|\Z)", section, re.S | re.M).group(0)
-rows = [line.split(" | ")[0][2:] for line in table.splitlines()[2:]]
+# A "|" inside a cell is written "\|" in Markdown.
+rows = [line.split(" | ")[0][2:].replace("\\|", "|")
+        for line in table.splitlines()[2:]]
 errors = ["%s: docs have %s" % (w, r) for w, r in zip(want, rows) if w != r]
 errors += ["%s: not in the docs" % w for w in want[len(rows):]]
 errors += ["%s: not in %s" % (r, definition) for r in rows[len(want):]]

@@ -5,12 +5,17 @@
 // guarded, and unsampled allocations still come from the C++ library, which
 // keeps new's contract: a failed new throws std::bad_alloc.
 // RUN: %clangxx -g -O1 -fplugin=%plugin -fplugin-arg-klto-kfence-cxx \
-// RUN:   -Rpass=klto -I%kfence_include --ld-path=%stock_ld -L%klto_libdir %s -o %t.klto 2> %t.remarks
+// RUN:   -Rpass=klto -I%kfence_include --ld-path=%stock_ld %s -o %t.klto 2> %t.remarks
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 // RUN: env KFENCE_OPTIONS=sample_rate=1 %t.klto forms 2>&1 | FileCheck %s --check-prefix=FORMS
 // RUN: env KFENCE_OPTIONS=sample_rate=1 %t.klto uaf 2>&1 | FileCheck %s
 // RUN: env KFENCE_OPTIONS=sample_interval=0 %t.klto bad_alloc 2>&1 | FileCheck %s --check-prefix=THROW
 // RUN: llvm-nm %t.klto | FileCheck %s --check-prefix=SYMS
+// The static runtime has the C++ hooks too (their own object of libkfence.a).
+// RUN: %clangxx -g -O1 -fplugin=%plugin -fplugin-arg-klto-kfence-cxx -fplugin-arg-klto-kfence-runtime=static \
+// RUN:   -I%kfence_include --ld-path=%stock_ld %s -o %t.static
+// RUN: env KFENCE_OPTIONS=sample_rate=1 %t.static forms 2>&1 | FileCheck %s --check-prefix=FORMS
+// RUN: llvm-nm %t.static | FileCheck %s --check-prefix=SYMS-STATIC
 // Without the option, new and delete are left to the C++ library.
 // RUN: %clangxx -g -O1 -fplugin=%plugin -fplugin-arg-klto-kfence \
 // RUN:   -I%kfence_include --ld-path=%stock_ld %s %klto_libdir/libkfence.a -lpthread -o %t.c-only
@@ -90,7 +95,9 @@ int main(int argc, char **argv) {
 // CHECK-NEXT: main+0x
 // CHECK: after
 // THROW: caught bad_alloc
-// SYMS: T __kfence_ZdaPv
-// SYMS: T __kfence_Znam
+// SYMS: U __kfence_ZdaPv
+// SYMS: U __kfence_Znam
+// SYMS-STATIC: T __kfence_ZdaPv
+// SYMS-STATIC: T __kfence_Znam
 // PLAIN-NOT: KFENCE
 // PLAIN: after

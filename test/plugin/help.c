@@ -11,6 +11,7 @@
 // CHECK-NEXT:   [no-]verbose print every action to stderr (default off)
 // CHECK-NEXT:   [no-]kfence redirect allocation calls to the KFENCE runtime (default off)
 // CHECK-NEXT:   [no-]kfence-cxx with kfence (implied), C++ operator new and delete too (default off)
+// CHECK-NEXT:   kfence-runtime=shared|static with kfence (implied), the runtime the program links: one libkfence-hooks.so for all modules (default), or libkfence.a in an executable that is the only module built with kfence
 // CHECK-NEXT:   kfence-alloc=<fn>[:<libc fn>][,...] project allocators to redirect (implies kfence)
 // CHECK-NEXT:   help print this list; the compile goes on
 // OBJ: T main

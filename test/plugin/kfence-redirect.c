@@ -1,28 +1,39 @@
 // With -fplugin-arg-klto-kfence every use of the malloc family (calls and
 // function pointers alike) goes to the runtime's __kfence_* hooks, and the
-// module asks the linker for the libkfence.a beside the plugin, by its
-// path; without it nothing changes. Direct
-// calls of malloc and free get their fast path inline instead: a
-// thread-local countdown (malloc) or a compare against the pool's start
-// (free) picks between the C library's function and the runtime's slow path.
+// module asks the linker for the runtime beside the plugin, by its path:
+// libkfence-hooks.so, or libkfence.a with kfence-runtime=static; without
+// the option nothing changes. Direct calls of malloc and free get their
+// fast path inline instead: a thread-local countdown (malloc) or a compare
+// against the pool's start (free) picks between the C library's function
+// and the runtime's slow path.
 // RUN: %clang -O0 -S -emit-llvm -fplugin=%plugin -fplugin-arg-klto-kfence \
-// RUN:   -fplugin-arg-klto-kfence-alloc=my_alloc,my_release:free %s -o - | FileCheck %s -DLIBDIR=%klto_libdir
+// RUN:   -fplugin-arg-klto-kfence-alloc=my_alloc,my_release:free %s -o - \
+// RUN:   | FileCheck %s --check-prefixes=CHECK,SHARED -DLIBDIR=%klto_libdir
+// RUN: %clang -O0 -S -emit-llvm -fplugin=%plugin -fplugin-arg-klto-kfence-runtime=static \
+// RUN:   -fplugin-arg-klto-kfence-alloc=my_alloc,my_release:free %s -o - \
+// RUN:   | FileCheck %s --check-prefixes=CHECK,STATIC -DLIBDIR=%klto_libdir
 // RUN: %clang -O0 -S -emit-llvm -fplugin=%plugin %s -o - | FileCheck %s --check-prefix=OFF
 // The malloc test is a borrow, so that x86 needs one read-modify-write and
-// a fused branch for it.
+// a fused branch for it. With the shared runtime every module, executable
+// or not, reaches the runtime's variables through the GOT, so that all
+// bind to the one libkfence-hooks.so; an executable that links libkfence.a
+// in (PIE or not) addresses them directly.
 // RUN: %clang --target=x86_64-linux-gnu -fPIE -O2 -S -fplugin=%plugin -fplugin-arg-klto-kfence %s -o - \
+// RUN:   | FileCheck %s --check-prefix=GOT-ASM
+// RUN: %clang --target=x86_64-linux-gnu -fPIC -O2 -S -fplugin=%plugin -fplugin-arg-klto-kfence-runtime=static %s -o - \
+// RUN:   | FileCheck %s --check-prefix=GOT-ASM
+// RUN: %clang --target=x86_64-linux-gnu -fPIE -O2 -S -fplugin=%plugin -fplugin-arg-klto-kfence-runtime=static %s -o - \
 // RUN:   | FileCheck %s --check-prefix=ASM
-// An executable (PIE or not) links libkfence.a in and addresses the
-// runtime's variables directly; a shared object goes through the GOT, so
-// that every module of a process uses the same runtime.
-// RUN: %clang --target=x86_64-linux-gnu -fno-pic -O0 -S -emit-llvm -fplugin=%plugin -fplugin-arg-klto-kfence %s -o - \
+// RUN: %clang --target=x86_64-linux-gnu -fno-pic -O0 -S -emit-llvm -fplugin=%plugin -fplugin-arg-klto-kfence-runtime=static %s -o - \
 // RUN:   | FileCheck %s --check-prefix=EXE
-// RUN: %clang --target=x86_64-linux-gnu -fPIC -O0 -S -emit-llvm -fplugin=%plugin -fplugin-arg-klto-kfence %s -o - \
+// RUN: %clang --target=x86_64-linux-gnu -fno-pic -O0 -S -emit-llvm -fplugin=%plugin -fplugin-arg-klto-kfence %s -o - \
 // RUN:   | FileCheck %s --check-prefix=DSO
-// RUN: %clang --target=x86_64-linux-gnu -fPIC -O2 -S -fplugin=%plugin -fplugin-arg-klto-kfence %s -o - \
-// RUN:   | FileCheck %s --check-prefix=DSO-ASM
+// RUN: %clang --target=x86_64-linux-gnu -fPIC -O0 -S -emit-llvm -fplugin=%plugin -fplugin-arg-klto-kfence-runtime=static %s -o - \
+// RUN:   | FileCheck %s --check-prefix=DSO
 // RUN: not %clang -O0 -c -fplugin=%plugin -fplugin-arg-klto-kfence \
 // RUN:   -fplugin-arg-klto-kfence-alloc=my_alloc:strdup %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not %clang -O0 -c -fplugin=%plugin -fplugin-arg-klto-kfence-runtime=dynamic \
+// RUN:   %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD-RUNTIME
 #include <malloc.h>
 #include <stdlib.h>
 
@@ -40,11 +51,14 @@ int main(void) {
   return 0;
 }
 // CHECK: @allocator = {{.*}}global ptr @__kfence_malloc
-// CHECK: @__kfence_countdown = external dso_local thread_local(localexec) global i32
-// CHECK: @__kfence_free_threshold = external dso_local global i64
-// A reference that only libkfence.a resolves, for linkers that ignore
+// SHARED: @__kfence_countdown = external thread_local(initialexec) global i32
+// SHARED: @__kfence_free_threshold = external global i64
+// STATIC: @__kfence_countdown = external dso_local thread_local(localexec) global i32
+// STATIC: @__kfence_free_threshold = external dso_local global i64
+// A reference that only the runtime named resolves, for linkers that ignore
 // dependent libraries.
-// CHECK: @"klto: the KFENCE runtime is missing from this link: link with -fuse-ld=lld, or add klto's libkfence.a" = external constant i8
+// SHARED: @"klto: the KFENCE runtime is missing from this link: link with -fuse-ld=lld, or add klto's libkfence-hooks.so" = external constant i8
+// STATIC: @"klto: the KFENCE runtime is missing from this link: link with -fuse-ld=lld, or add klto's libkfence.a" = external constant i8
 // CHECK: @klto.kfence.runtime = private constant ptr @"klto: the KFENCE runtime
 // CHECK: @llvm.used = appending global [1 x ptr] [ptr @klto.kfence.runtime]
 // EXE: @__kfence_countdown = external dso_local thread_local(localexec) global i32
@@ -77,7 +91,8 @@ int main(void) {
 // CHECK-NEXT: call void @__kfence_free(
 // CHECK-NOT: call {{.*}}@malloc(
 // CHECK: !llvm.dependent-libraries = !{![[LIB:[0-9]+]]}
-// CHECK: ![[LIB]] = !{!"[[LIBDIR]]/libkfence.a"}
+// SHARED: ![[LIB]] = !{!"[[LIBDIR]]/libkfence-hooks.so"}
+// STATIC: ![[LIB]] = !{!"[[LIBDIR]]/libkfence.a"}
 // CHECK: ![[UNLIKELY]] = !{!"branch_weights", i32 1, i32 {{[0-9]+}}}
 // ASM-LABEL: main:
 // ASM: subl $1, %fs:__kfence_countdown@TPOFF
@@ -90,10 +105,17 @@ int main(void) {
 // ASM-NEXT: movq %[[PTR]], %rdi
 // ASM-NOT: {{^}}[a-z_]+:
 // ASM: callq free@PLT
-// DSO-ASM-LABEL: main:
-// DSO-ASM: movq __kfence_countdown@GOTTPOFF(%rip), %[[TP:[a-z0-9]+]]
-// DSO-ASM: subl $1, %fs:(%[[TP]])
-// DSO-ASM-NEXT: jb
-// DSO-ASM: __kfence_free_threshold@GOTPCREL(%rip)
+// GOT-ASM-LABEL: main:
+// GOT-ASM: movq __kfence_countdown@GOTTPOFF(%rip), %[[TP:[a-z0-9]+]]
+// GOT-ASM-NEXT: subl $1, %fs:(%[[TP]])
+// GOT-ASM-NEXT: jb
+// GOT-ASM-NOT: {{^}}[a-z_]+:
+// GOT-ASM: callq malloc@PLT
+// GOT-ASM: movq __kfence_free_threshold@GOTPCREL(%rip), %[[T:[a-z0-9]+]]
+// GOT-ASM-NEXT: cmpq %[[PTR:[a-z0-9]+]], (%[[T]])
+// GOT-ASM-NEXT: jbe
+// GOT-ASM-NOT: {{^}}[a-z_]+:
+// GOT-ASM: callq free@PLT
 // OFF-NOT: __kfence
 // BAD: error: klto: kfence-alloc='my_alloc:strdup': 'strdup' is not a C library allocation function
+// BAD-RUNTIME: error: klto: kfence-runtime='dynamic': expected shared or static

@@ -28,5 +28,5 @@ __asm__(".pushsection .other, \"a\"\n.quad handler\n.popsection\n");
 // NOSTUBS: module asm ".quad handler"
 // NOSTUBS-NOT: __kltostub__
 // VERBOSE: klto: {{.*}}options.c:18: static function 'handler' named in asm is reached through alias '__kltostub__kmod_o__handler'
-// UNKNOWN: error: klto: unknown option 'frobnicate'; klto options (-fplugin-arg-klto-<option>): modname=<name>, table=<table>[,...], [no-]stubs, [no-]keep-asm-refs, [no-]verbose, [no-]kfence, [no-]kfence-cxx, kfence-alloc=<fn>[:<libc fn>][,...]
+// UNKNOWN: error: klto: unknown option 'frobnicate'; klto options (-fplugin-arg-klto-<option>): modname=<name>, table=<table>[,...], [no-]stubs, [no-]keep-asm-refs, [no-]verbose, [no-]kfence, [no-]kfence-cxx, kfence-runtime=shared|static, kfence-alloc=<fn>[:<libc fn>][,...]
 // NOVALUE: error: klto: option 'modname' needs a value: -fplugin-arg-klto-modname=<name>

@@ -21,14 +21,24 @@ extern "C" {
 #endif
 
 /*
- * Every object the klto plugin redirects references this symbol, which only
- * libkfence.a defines: LLD fetches the archive through the object's
- * dependent-library entry, and a linker that ignores those entries (GNU ld,
- * gold) fails with an undefined reference whose name says what to add.
+ * The runtime a program built with the klto plugin links, by the plugin's
+ * kfence-runtime option: libkfence-hooks.so (shared, the default), the one
+ * copy that every module of a process binds to, or libkfence.a (static),
+ * linked into an executable that is the only module built with kfence.
  */
-#define KFENCE_RUNTIME_MARKER                                                  \
+#define KFENCE_RUNTIME_SHARED "libkfence-hooks.so"
+#define KFENCE_RUNTIME_STATIC "libkfence.a"
+
+/*
+ * Every object the klto plugin redirects references this symbol, made with
+ * the runtime's file name, which only that runtime defines: LLD fetches
+ * the runtime through the object's dependent-library entry, and a linker
+ * that ignores those entries (GNU ld, gold) fails with an undefined
+ * reference whose name says what to add.
+ */
+#define KFENCE_RUNTIME_MARKER(runtime)                                         \
   "klto: the KFENCE runtime is missing from this link: link with "             \
-  "-fuse-ld=lld, or add klto's libkfence.a"
+  "-fuse-ld=lld, or add klto's " runtime
 
 /*
  * The pool, published once by initialisation and never moved. The size is 0
