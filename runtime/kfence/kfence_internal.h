@@ -1,13 +1,20 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * Internal interfaces of the KFENCE runtime, shared by its files:
- *   core.c     pool, metadata, guarded allocation and free, stats, fork
- *   sampling.c which allocations are guarded (countdown, clock, PRNG)
- *   fault.c    the SIGSEGV handler and its chaining to the program's
- *   report.c   stacks, symbols and the KFENCE-format reports
- *   options.c  KFENCE_OPTIONS
- *   hooks.c    __kfence_* (and malloc & co in the LD_PRELOAD build)
- *   preload.c  the real allocator behind the LD_PRELOAD build
+ *   core.c      pool, metadata, guarded allocation and free, stats, fork
+ *   sampling.c  which allocations are guarded (countdown, clock, PRNG)
+ *   covered.c   allocation stacks that already hold an object
+ *   fault.c     the SIGSEGV handler and its chaining to the program's
+ *   report.c    stacks and the KFENCE-format reports
+ *   symbols.c   what a frame's address is: module, build id, function
+ *   options.c   KFENCE_OPTIONS
+ *   hooks.c     __kfence_* (and malloc & co in the LD_PRELOAD build)
+ *   hooks_cxx.c the C++ operators' hooks (not in the LD_PRELOAD build)
+ *   preload.c   the real allocator behind the LD_PRELOAD build
+ * Built three ways (CMakeLists.txt): libkfence-hooks.so, the one runtime of
+ * a process whose modules the plugin built (KFENCE_HOOKS_SHARED);
+ * libkfence.a, the same linked into one executable; libkfence.so, for
+ * LD_PRELOAD (KFENCE_PRELOAD).
  */
 #ifndef KFENCE_INTERNAL_H
 #define KFENCE_INTERNAL_H
