@@ -40,6 +40,12 @@
 // RUN:   --ld-path=%stock_ld %s -o %t/main-static
 // RUN: env KFENCE_OPTIONS=sample_rate=1 not --crash %t/main-static %t/liba-static.so \
 // RUN:   %t/libb-static.so 2>&1 | FileCheck %s --check-prefix=STATIC
+// and a program linked against them does not link: LLD binds its direct
+// reference to the countdown to the libraries' copy.
+// RUN: mkdir -p %t/static && cp %t/liba-static.so %t/static/liba.so && cp %t/libb-static.so %t/static/libb.so
+// RUN: not %clang -g -O1 -fplugin=%plugin -fplugin-arg-klto-kfence-runtime=static -I%kfence_include \
+// RUN:   -fuse-ld=lld --ld-path=%stock_ld -DLINKED %s -L%t/static -la -lb -o %t/linked-static 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=STATIC-LINK
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -150,3 +156,4 @@ int main(int argc, char **argv) {
 // PRELOAD: enabled: 1
 // PRELOAD-NOT: enabled:
 // STATIC-NOT: one pool
+// STATIC-LINK: error: relocation {{.*}} cannot be used against symbol '__kfence_countdown'; recompile with -fPIC
