@@ -202,12 +202,12 @@ void keepReferences(NamingContext &Ctx, const AsmSymbolReader &Reader,
 
 } // namespace
 
-void keepInlineAsmRefs(NamingContext &Ctx) {
+bool keepInlineAsmRefs(NamingContext &Ctx) {
   Module &M = Ctx.M;
   SmallVector<GlobalValue *, 8> Keep;
   std::vector<CallBase *> Calls = inlineAsmCalls(M);
   if (Calls.empty())
-    return;
+    return false;
   std::unique_ptr<AsmSymbolReader> Reader = AsmSymbolReader::create(M);
   if (!Reader) {
     keepNamesTheIRHas(Ctx, Calls, Keep);
@@ -219,8 +219,11 @@ void keepInlineAsmRefs(NamingContext &Ctx) {
     }
     keepReferences(Ctx, *Reader, Calls, Keep);
   }
-  if (!Keep.empty())
-    appendToCompilerUsed(M, Keep);
+  // Every change of the steps above keeps what it changed.
+  if (Keep.empty())
+    return false;
+  appendToCompilerUsed(M, Keep);
+  return true;
 }
 
 } // namespace klto

@@ -8,8 +8,8 @@ namespace klto {
 
 /// Makes every symbol that function-level asm in this module names a
 /// reference LTO sees, and every function whose asm defines symbols one LTO
-/// neither drops nor copies.
-void keepInlineAsmRefs(NamingContext &Ctx);
+/// neither drops nor copies. Returns whether it changed the module.
+bool keepInlineAsmRefs(NamingContext &Ctx);
 
 } // namespace klto
 

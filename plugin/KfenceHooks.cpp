@@ -257,7 +257,7 @@ static SmallPtrSet<User *, 16> inlineFastPaths(Module &M, Function &F,
   return FastCalls;
 }
 
-void redirectAllocations(NamingContext &Ctx) {
+bool redirectAllocations(NamingContext &Ctx) {
   Module &M = Ctx.M;
   StringMap<std::string> Map = redirections(Ctx);
   bool Changed = false;
@@ -288,7 +288,7 @@ void redirectAllocations(NamingContext &Ctx) {
     Ctx.remark(Where, Msg);
   }
   if (!Changed)
-    return;
+    return false;
   referenceRuntimeMarker(M, staticRuntime(Ctx)
                                 ? KFENCE_RUNTIME_MARKER(KFENCE_RUNTIME_STATIC)
                                 : KFENCE_RUNTIME_MARKER(KFENCE_RUNTIME_SHARED));
@@ -299,8 +299,9 @@ void redirectAllocations(NamingContext &Ctx) {
     if (N->getNumOperands() == 1)
       if (auto *S = dyn_cast<MDString>(N->getOperand(0)))
         if (S->getString() == Runtime)
-          return;
+          return true;
   Libs->addOperand(MDNode::get(C, MDString::get(C, Runtime)));
+  return true;
 }
 
 } // namespace klto

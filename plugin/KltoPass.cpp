@@ -54,7 +54,9 @@ std::vector<Chunk> splitModuleAsm(StringRef Asm, const SourceFacts &Facts) {
   return Chunks;
 }
 
-void nameEntries(NamingContext &Ctx, const SourceFacts *Facts) {
+/// Gives every table entry of the module, C variable or asm, its unique
+/// name and section; returns whether it changed the module.
+bool nameEntries(NamingContext &Ctx, const SourceFacts *Facts) {
   Module &M = Ctx.M;
   std::vector<GlobalVariable *> Vars = findVarEntries(Ctx);
   // The rewriter keeps views into this copy until finish().
@@ -96,7 +98,9 @@ void nameEntries(NamingContext &Ctx, const SourceFacts *Facts) {
     if (!Asm.empty())
       Rewriter.addChunk(Asm, 0, -1, Counter);
   }
-  Rewriter.finish();
+  bool AsmChanged = Rewriter.finish();
+  // Each entry found still lacked a unique name, and has one now.
+  return AsmChanged || !Vars.empty();
 }
 
 } // namespace
@@ -111,17 +115,16 @@ PreservedAnalyses KltoPass::run(Module &M, ModuleAnalysisManager &) {
         makeLLVMReporter(M.getContext(), M.getSourceFileName(), Opts.Verbose);
   NamingContext Ctx(M, Opts, chooseModName(Opts, Facts.get(), M), *Diags);
 
-  nameEntries(Ctx, Facts.get());
+  bool Changed = nameEntries(Ctx, Facts.get());
   if (Opts.KeepAsmRefs)
-    keepInlineAsmRefs(Ctx);
+    Changed |= keepInlineAsmRefs(Ctx);
   if (Opts.Kfence)
-    redirectAllocations(Ctx);
-
-  LLVMContext &C = M.getContext();
+    Changed |= redirectAllocations(Ctx);
+  // A module with nothing to do stays as Clang made it, byte for byte:
+  // ThinLTO derives the names of promoted locals from the module's hash.
+  if (!Changed)
+    return PreservedAnalyses::all();
   M.getOrInsertNamedMetadata(DoneMetadata);
-  NamedMDNode *Mod = M.getOrInsertNamedMetadata(ModNameMetadata);
-  Mod->clearOperands();
-  Mod->addOperand(MDNode::get(C, MDString::get(C, Ctx.ModName)));
   return PreservedAnalyses::none();
 }
 

@@ -48,10 +48,9 @@ void registerKltoPass(llvm::PassBuilder &PB, const Options &Opts,
                       std::shared_ptr<const SourceFacts> Facts,
                       std::shared_ptr<Reporter> Diags);
 
-/// The named metadata that marks a module as already processed.
+/// The named metadata that marks a module the pass changed, so that it
+/// never runs on it again; the one thing the pass records.
 inline constexpr const char *DoneMetadata = "klto.done";
-/// The named metadata that records the modname ids were made with.
-inline constexpr const char *ModNameMetadata = "klto.modname";
 
 } // namespace klto
 

@@ -95,7 +95,7 @@ void ModuleAsmRewriter::diag(void *P, klto_diag_level Level, size_t Chunk,
   Self->Ctx.Diags.report(L, Where, Msg);
 }
 
-void ModuleAsmRewriter::finish() {
+bool ModuleAsmRewriter::finish() {
   klto_buf Out = {nullptr, 0, 0};
   long Edits = klto_asm_rewriter_finish(RW, &Out);
   if (Edits < 0) {
@@ -121,6 +121,7 @@ void ModuleAsmRewriter::finish() {
   }
   if (!Keep.empty())
     appendToCompilerUsed(Ctx.M, Keep);
+  return Edits > 0 || !Keep.empty();
 }
 
 } // namespace klto

@@ -31,8 +31,9 @@ public:
   void addChunk(llvm::StringRef Text, unsigned Line, int Decl,
                 unsigned long long &Counter);
 
-  /// Rewrites the module asm, creates stubs and aliases.
-  void finish();
+  /// Rewrites the module asm, creates stubs and aliases. Returns whether it
+  /// changed the module.
+  bool finish();
 
 private:
   static enum klto_sym_class classify(void *Ctx, klto_str Name);
