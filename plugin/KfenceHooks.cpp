@@ -90,26 +90,9 @@ static const char *const LibcAllocators[] = {
 /// operator new and delete of the Itanium ABI on 64-bit targets, each with
 /// a hook in the runtime's hooks_cxx.c.
 static const char *const CxxOperators[] = {
-    "_Znwm",
-    "_Znam",
-    "_ZnwmRKSt9nothrow_t",
-    "_ZnamRKSt9nothrow_t",
-    "_ZnwmSt11align_val_t",
-    "_ZnamSt11align_val_t",
-    "_ZnwmSt11align_val_tRKSt9nothrow_t",
-    "_ZnamSt11align_val_tRKSt9nothrow_t",
-    "_ZdlPv",
-    "_ZdaPv",
-    "_ZdlPvm",
-    "_ZdaPvm",
-    "_ZdlPvRKSt9nothrow_t",
-    "_ZdaPvRKSt9nothrow_t",
-    "_ZdlPvSt11align_val_t",
-    "_ZdaPvSt11align_val_t",
-    "_ZdlPvmSt11align_val_t",
-    "_ZdaPvmSt11align_val_t",
-    "_ZdlPvSt11align_val_tRKSt9nothrow_t",
-    "_ZdaPvSt11align_val_tRKSt9nothrow_t",
+#define KFENCE_NEW(op, params, size, align, args) "_" #op,
+#define KFENCE_DELETE(op, params, ptr, args) "_" #op,
+#include "kfence_cxx.def"
 };
 
 /// The hook each name goes to, without its "__kfence_" prefix: libc names

@@ -7,9 +7,9 @@
  * A separate object of libkfence.a: C programs never pull it in, so they
  * need no C++ library.
  *
- * The names are the Itanium C++ ABI's for 64-bit targets (size_t is
- * "unsigned long", mangled "m"); the hook of operator X is __kfence + X
- * without its leading underscore ("_Znwm" -> "__kfence_Znwm").
+ * The operators are kfence_cxx.def's, which the plugin's redirection is
+ * made from too: the hook of operator X is __kfence + X without its
+ * leading underscore ("_Znwm" -> "__kfence_Znwm").
  *
  * Fast path: kfence_sample_hit() (one decrement and a predictable branch)
  * then the C++ library's operator; delete: kfence_free_if_guarded() (one
@@ -59,30 +59,4 @@ typedef size_t align_val;
       _##op args;                                                              \
   }
 
-KFENCE_NEW(Znwm, (size_t n), n, 0, (n))
-KFENCE_NEW(Znam, (size_t n), n, 0, (n))
-KFENCE_NEW(ZnwmRKSt9nothrow_t, (size_t n, nothrow_ref t), n, 0, (n, t))
-KFENCE_NEW(ZnamRKSt9nothrow_t, (size_t n, nothrow_ref t), n, 0, (n, t))
-KFENCE_NEW(ZnwmSt11align_val_t, (size_t n, align_val a), n, a, (n, a))
-KFENCE_NEW(ZnamSt11align_val_t, (size_t n, align_val a), n, a, (n, a))
-KFENCE_NEW(ZnwmSt11align_val_tRKSt9nothrow_t,
-           (size_t n, align_val a, nothrow_ref t), n, a, (n, a, t))
-KFENCE_NEW(ZnamSt11align_val_tRKSt9nothrow_t,
-           (size_t n, align_val a, nothrow_ref t), n, a, (n, a, t))
-
-KFENCE_DELETE(ZdlPv, (void *p), p, (p))
-KFENCE_DELETE(ZdaPv, (void *p), p, (p))
-KFENCE_DELETE(ZdlPvm, (void *p, size_t n), p, (p, n))
-KFENCE_DELETE(ZdaPvm, (void *p, size_t n), p, (p, n))
-KFENCE_DELETE(ZdlPvRKSt9nothrow_t, (void *p, nothrow_ref t), p, (p, t))
-KFENCE_DELETE(ZdaPvRKSt9nothrow_t, (void *p, nothrow_ref t), p, (p, t))
-KFENCE_DELETE(ZdlPvSt11align_val_t, (void *p, align_val a), p, (p, a))
-KFENCE_DELETE(ZdaPvSt11align_val_t, (void *p, align_val a), p, (p, a))
-KFENCE_DELETE(ZdlPvmSt11align_val_t, (void *p, size_t n, align_val a), p,
-              (p, n, a))
-KFENCE_DELETE(ZdaPvmSt11align_val_t, (void *p, size_t n, align_val a), p,
-              (p, n, a))
-KFENCE_DELETE(ZdlPvSt11align_val_tRKSt9nothrow_t,
-              (void *p, align_val a, nothrow_ref t), p, (p, a, t))
-KFENCE_DELETE(ZdaPvSt11align_val_tRKSt9nothrow_t,
-              (void *p, align_val a, nothrow_ref t), p, (p, a, t))
+#include "kfence_cxx.def"
