@@ -48,16 +48,26 @@ static bool is_level(struct klto_str l) {
   return l.n > 1 && l.p[l.n - 1] == 's' && is_base_level(base);
 }
 
+int klto_format_initcall_section(char *buf, size_t size, const char *level,
+                                 bool sync) {
+  return snprintf(buf, size,
+                  KLTO_INITCALL_SECTION_PREFIX "%s%s" KLTO_INITCALL_SECTION_SUFFIX,
+                  level, sync ? "s" : "");
+}
+
 bool klto_initcall_level(struct klto_str section, struct klto_str *level) {
   if (str_eq(section, ".con_initcall.init")) {
     level->p = "con";
     level->n = 3;
     return true;
   }
-  if (section.n < 9 + 5 || !has_prefix(section, ".initcall") ||
-      !has_suffix(section, ".init"))
+  const size_t prefix = sizeof(KLTO_INITCALL_SECTION_PREFIX) - 1,
+               suffix = sizeof(KLTO_INITCALL_SECTION_SUFFIX) - 1;
+  if (section.n < prefix + suffix ||
+      !has_prefix(section, KLTO_INITCALL_SECTION_PREFIX) ||
+      !has_suffix(section, KLTO_INITCALL_SECTION_SUFFIX))
     return false;
-  struct klto_str l = {section.p + 9, section.n - 9 - 5};
+  struct klto_str l = {section.p + prefix, section.n - prefix - suffix};
   if (!is_level(l) || str_eq(l, "con") || str_eq(l, "cons"))
     return false;
   *level = l;
@@ -151,7 +161,8 @@ bool klto_is_table(const struct klto_tables *tables, struct klto_str section) {
 
 bool klto_may_be_table(const struct klto_tables *tables,
                        struct klto_str section) {
-  if (has_prefix(section, ".initcall") || has_prefix(section, ".con_initcall"))
+  if (has_prefix(section, KLTO_INITCALL_SECTION_PREFIX) ||
+      has_prefix(section, ".con_initcall"))
     return true;
   for (size_t i = 0; tables && i < tables->n_extra; ++i) {
     const char *spec = tables->extra[i];

@@ -233,7 +233,7 @@ static bool placed_pattern(void *ctx, const char *text, size_t n,
   (void)text, (void)n, (void)list_start;
   struct placed *pl = ctx;
   /* Every Linux level's table starts with one of these two. */
-  pl->found = may_match_prefix(word, word_n, ".initcall") ||
+  pl->found = may_match_prefix(word, word_n, KLTO_INITCALL_SECTION_PREFIX) ||
               may_match_prefix(word, word_n, ".con_initcall");
   for (size_t i = 0; !pl->found && pl->tables && i < pl->tables->n_extra; ++i)
     pl->found = may_match_prefix(word, word_n, pl->tables->extra[i]);

@@ -79,9 +79,9 @@ static void tables_in_order(const struct symbols *w,
     const char *level = klto_initcall_levels[l];
     char sec[64];
     symbol(w, p, "__initcall", level, "_start");
-    snprintf(sec, sizeof(sec), ".initcall%s.init", level);
+    klto_format_initcall_section(sec, sizeof(sec), level, false);
     rule(w, p, sec);
-    snprintf(sec, sizeof(sec), ".initcall%ss.init", level);
+    klto_format_initcall_section(sec, sizeof(sec), level, true);
     rule(w, p, sec);
     symbol(w, p, "__initcall", level, "_end");
   }

@@ -77,6 +77,16 @@ struct klto_table_preset {
 extern const struct klto_table_preset klto_table_presets[];
 extern const size_t klto_n_table_presets;
 
+/* An initcall table's section name: prefix, level, suffix (".initcall6.init",
+ * ".initcall6s.init" for the level's sync variant). */
+#define KLTO_INITCALL_SECTION_PREFIX ".initcall"
+#define KLTO_INITCALL_SECTION_SUFFIX ".init"
+
+/* Writes the section name of initcall level `level` (of its sync variant if
+ * `sync`) to buf, as snprintf does; returns its length. */
+int klto_format_initcall_section(char *buf, size_t size, const char *level,
+                                 bool sync);
+
 /* Linux initcall level of a table section name, or false.
  * ".initcall6.init" -> "6", ".initcall3s.init" -> "3s",
  * ".initcallearly.init" -> "early", ".initcallrootfs.init" -> "rootfs",
