@@ -35,7 +35,8 @@ typedef enum kfence_side kfence_opt_side;
 typedef char kfence_opt_path[4096];
 
 struct kfence_options {
-#define KFENCE_OPTION(type, name, def, min, max, desc) kfence_opt_##type name;
+#define KFENCE_OPTION(type, name, def, min, max, secure, desc)                 \
+  kfence_opt_##type name;
 #include "options.inc"
 };
 extern struct kfence_options kfence_opts KFENCE_HIDDEN;
