@@ -60,6 +60,12 @@ uintptr_t __kfence_free_threshold = UINTPTR_MAX;
 const char kfence_runtime_marker __asm__(KFENCE_RUNTIME_MARKER) = 0;
 #endif
 
+#ifdef KFENCE_PRELOAD
+const bool kfence_preloaded = true;
+#else
+const bool kfence_preloaded = false;
+#endif
+
 int kfence_libc_sigaction(int signum, const struct sigaction *act,
                           struct sigaction *oldact) {
   return LIBC(sigaction)(signum, act, oldact);

@@ -234,6 +234,10 @@ int kfence_fault_virtual_sigaction(int signum, const struct sigaction *act,
  */
 const char *kfence_libc_function_at(uintptr_t pc) KFENCE_HIDDEN;
 
+/* This is libkfence.so, which defines malloc & co (LD_PRELOAD), not
+ * libkfence.a, whose hooks only the plugin's redirected calls reach. */
+extern const bool kfence_preloaded KFENCE_HIDDEN;
+
 /* sigaction() of the C library, past the LD_PRELOAD build's interposer. */
 int kfence_libc_sigaction(int signum, const struct sigaction *act,
                           struct sigaction *oldact) KFENCE_HIDDEN;
