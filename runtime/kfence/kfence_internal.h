@@ -336,6 +336,12 @@ void kfence_report_init(void) KFENCE_HIDDEN;
  * it up is system calls only.
  */
 void kfence_start_sampling(void) KFENCE_HIDDEN;
+/*
+ * Turns KFENCE off if it is sampling and has no pool yet; returns whether
+ * it did. The LD_PRELOAD build's constructor calls it when the process's
+ * malloc is another allocator's, which no allocation then leaves.
+ */
+bool kfence_disable(void) KFENCE_HIDDEN;
 /* Set once kfence_start_sampling() has run (LD_PRELOAD build): from then
  * on, the C library's entry points may initialise KFENCE too. */
 extern _Atomic bool kfence_preload_started KFENCE_HIDDEN;

@@ -150,6 +150,37 @@ sighandler_t signal(int signum, sighandler_t handler) {
 }
 
 /*
+ * The program's calls of malloc() reach the first definition in the
+ * process: ours, unless another allocator was preloaded before us
+ * (LD_PRELOAD="libjemalloc.so.2 libkfence.so") or the program defines its
+ * own. Then no allocation reaches the sampler and KFENCE guards nothing:
+ * it is turned off, with one line saying why, before its pool exists (a
+ * guarded object would reach that allocator's free()). dlsym() only
+ * allocates for an error, and then through malloc & co, resolved by now.
+ */
+static void check_malloc(void) {
+  Dl_info first, ours;
+  void *fn = dlsym(RTLD_DEFAULT, "malloc");
+  if (!fn || !dladdr(fn, &first) || !dladdr((void *)check_malloc, &ours) ||
+      first.dli_fbase == ours.dli_fbase || !kfence_disable())
+    return;
+  const char *name = first.dli_fname && first.dli_fname[0]
+                         ? kfence_module_basename(first.dli_fname)
+                         : NULL;
+  if (name)
+    kfence_log_printf("kfence: the process's malloc() is %s's, not "
+                      "libkfence.so's: no allocation reaches KFENCE, which "
+                      "is off. Preload libkfence.so first "
+                      "(LD_PRELOAD=\"libkfence.so %s\"): it then guards its "
+                      "samples and hands every other allocation to %s.\n",
+                      name, name, name);
+  else
+    kfence_log_printf("kfence: the process's malloc() is the program's own, "
+                      "not libkfence.so's: no allocation reaches KFENCE, "
+                      "which is off.\n");
+}
+
+/*
  * Before this, malloc() runs for the dynamic loader and the C library's
  * start-up, which must not set KFENCE up; after it, the first guarded
  * allocation maps the pool, as in the hooks build. Mapping the pool here,
@@ -158,5 +189,6 @@ sighandler_t signal(int signum, sighandler_t handler) {
  */
 __attribute__((constructor)) static void kfence_preload_ctor(void) {
   kfence_start_sampling();
+  check_malloc();
   atomic_store_explicit(&kfence_preload_started, true, memory_order_release);
 }
