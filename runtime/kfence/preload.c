@@ -176,10 +176,10 @@ static bool malloc_is_ours(void) {
  * libkfence.so"), or the program's own malloc, takes every allocation: the
  * sampler sees none and KFENCE guards nothing. It is turned off, with one
  * line saying why, before its pool exists (a guarded object would reach
- * that allocator's free()). Naming the allocator: dladdr1() of what dlsym()
- * finds, if a function is defined there (not a PLT entry, see above). The table
- * of the C library's functions is resolved by now: what dlsym() and
- * dladdr() allocate, they allocate there.
+ * that allocator's free()). The allocator is named by dladdr1() of what
+ * dlsym() finds, if a function is defined there (not a PLT entry, see
+ * above). dlsym() allocates only for an error, through the functions the
+ * probe above resolved.
  */
 static void check_malloc(void) {
   if (malloc_is_ours() || !kfence_disable())
