@@ -2,6 +2,7 @@
 # PATH, so `FileCheck`, `llvm-readelf` and friends are never the Clang 14 ones.
 import os
 import shutil
+import subprocess
 import lit.formats
 
 config.name = "klto"
@@ -57,3 +58,22 @@ try:
             config.available_features.add("default-max-map-count")
 except OSError:
     pass
+# Allocators KFENCE's LD_PRELOAD build is put in front of
+# (test/kfence/other-allocators.c): Debian's libjemalloc2,
+# libtcmalloc-minimal4 and libmimalloc2.0, which the README's first command
+# installs. A feature and a substitution (%libjemalloc, ...) for each
+# library the dynamic loader's cache knows.
+try:
+    ld_cache = subprocess.run(["/sbin/ldconfig", "-p"], capture_output=True,
+                              text=True).stdout
+except OSError:
+    ld_cache = ""
+for feature, soname in (("jemalloc", "libjemalloc.so.2"),
+                        ("tcmalloc", "libtcmalloc_minimal.so.4"),
+                        ("mimalloc", "libmimalloc.so.2")):
+    paths = [line.split(" => ")[1].strip() for line in ld_cache.splitlines()
+             if line.strip().startswith(soname + " ") and " => " in line]
+    paths = [p for p in paths if os.path.exists(p)]
+    if paths:
+        config.available_features.add(feature)
+        config.substitutions.append(("%lib" + feature, paths[0]))

@@ -820,6 +820,19 @@ void kfence_start_sampling(void) {
     kfence_report_init();
 }
 
+/* Before the pool exists only: no object to free, no handler to remove. */
+bool kfence_disable(void) {
+  int expected = KFENCE_SAMPLING;
+  if (!atomic_compare_exchange_strong(&kfence_state, &expected,
+                                      KFENCE_DISABLED))
+    return false;
+  /* Only setup_pool() uses it, which DISABLED never reaches. */
+  if (pool_reservation)
+    munmap(pool_reservation, reservation_bytes());
+  pool_reservation = NULL;
+  return true;
+}
+
 bool kfence_init(void) {
   init_sampling();
   return init_pool() == KFENCE_READY;
@@ -830,9 +843,10 @@ bool kfence_init(void) {
  * the first interval sample is due 100 ms after start) never pays for it. */
 __attribute__((constructor)) static void kfence_ctor(void) { init_sampling(); }
 
+/* The listings are printed when asked for, KFENCE off included: its stats
+ * then say enabled: 0, the runtime's message at start why. */
 __attribute__((destructor)) static void kfence_dtor(void) {
-  int state = atomic_load(&kfence_state);
-  if (state != KFENCE_READY && state != KFENCE_SAMPLING)
+  if (atomic_load(&kfence_state) == KFENCE_UNINIT)
     return;
   if (kfence_opts.print_stats_at_exit || kfence_opts.print_objects_at_exit)
     kfence_print_at_exit(kfence_opts.print_stats_at_exit,

@@ -81,6 +81,12 @@ bool kfence_runtime_interposed(void) {
 bool kfence_runtime_interposed(void) { return false; }
 #endif
 
+#ifdef KFENCE_PRELOAD
+const bool kfence_preloaded = true;
+#else
+const bool kfence_preloaded = false;
+#endif
+
 int kfence_libc_sigaction(int signum, const struct sigaction *act,
                           struct sigaction *oldact) {
   return LIBC(sigaction)(signum, act, oldact);

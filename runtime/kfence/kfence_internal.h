@@ -42,7 +42,8 @@ typedef enum kfence_side kfence_opt_side;
 typedef char kfence_opt_path[4096];
 
 struct kfence_options {
-#define KFENCE_OPTION(type, name, def, min, max, desc) kfence_opt_##type name;
+#define KFENCE_OPTION(type, name, def, min, max, secure, desc)                 \
+  kfence_opt_##type name;
 #include "options.inc"
 };
 extern struct kfence_options kfence_opts KFENCE_HIDDEN;
@@ -248,6 +249,11 @@ const char *kfence_libc_function_at(uintptr_t pc) KFENCE_HIDDEN;
  */
 bool kfence_runtime_interposed(void) KFENCE_HIDDEN;
 
+/* This is libkfence.so, which defines malloc & co (LD_PRELOAD), not
+ * libkfence.a or libkfence-hooks.so, whose hooks only the plugin's
+ * redirected calls reach. */
+extern const bool kfence_preloaded KFENCE_HIDDEN;
+
 /* sigaction() of the C library, past the LD_PRELOAD build's interposer. */
 int kfence_libc_sigaction(int signum, const struct sigaction *act,
                           struct sigaction *oldact) KFENCE_HIDDEN;
@@ -346,6 +352,12 @@ void kfence_report_init(void) KFENCE_HIDDEN;
  * it up is system calls only.
  */
 void kfence_start_sampling(void) KFENCE_HIDDEN;
+/*
+ * Turns KFENCE off if it is sampling and has no pool yet; returns whether
+ * it did. The LD_PRELOAD build's constructor calls it when the process's
+ * malloc is another allocator's, which no allocation then leaves.
+ */
+bool kfence_disable(void) KFENCE_HIDDEN;
 /* Set once kfence_start_sampling() has run (LD_PRELOAD build): from then
  * on, the C library's entry points may initialise KFENCE too. */
 extern _Atomic bool kfence_preload_started KFENCE_HIDDEN;

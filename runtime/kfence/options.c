@@ -6,15 +6,25 @@
  * names the variable, the option and what it accepts, and the process exits
  * with status 1. Running on without the detector the user asked for would
  * hide the mistake; refusing to start shows it on the first run.
+ *
+ * In secure mode (AT_SECURE: a setuid, setgid or file-capability program)
+ * the variable is the caller's, who must not get a root process to write a
+ * file or show more of itself than its reports on stderr do: a value above
+ * its option's secure bound (options.inc) is ignored, and the options
+ * ignored are named once on stderr. glibc drops its own MALLOC_* variables
+ * there silently; naming them tells a user why KFENCE behaves otherwise
+ * than asked, and the names are the caller's own input.
  */
 #define _GNU_SOURCE
 #include "kfence_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
+#include <unistd.h>
 
 struct kfence_options kfence_opts = {
-#define KFENCE_OPTION(type, name, def, min, max, desc) .name = def,
+#define KFENCE_OPTION(type, name, def, min, max, secure, desc) .name = def,
 #include "options.inc"
 };
 
@@ -24,14 +34,29 @@ struct option_desc {
   const char *name;
   enum option_kind kind;
   unsigned long min, max;
+  unsigned long secure; /* the largest value honoured in secure mode */
   void *field;
 };
 
 static const struct option_desc options[] = {
-#define KFENCE_OPTION(type, name, def, min, max, desc)                         \
-  {#name, OPT_##type, min, max, &kfence_opts.name},
+#define KFENCE_OPTION(type, name, def, min, max, secure, desc)                 \
+  {#name, OPT_##type, min, max, secure, &kfence_opts.name},
 #include "options.inc"
 };
+#define NR_OPTIONS (sizeof(options) / sizeof(options[0]))
+
+/* Options whose value secure mode ignored, one bit each, in list order. */
+static unsigned long ignored;
+_Static_assert(NR_OPTIONS <= 8 * sizeof(ignored), "one bit per option");
+
+/* In secure mode, a value above the option's bound is ignored. */
+static bool honoured(const struct option_desc *opt, unsigned long value,
+                     bool secure) {
+  if (!secure || value <= opt->secure)
+    return true;
+  ignored |= 1ul << (opt - options);
+  return false;
+}
 
 static _Noreturn void bad_value(const struct option_desc *opt, const char *value,
                                 int len) {
@@ -60,24 +85,28 @@ static bool equals(const char *s, int len, const char *word) {
 }
 
 static void set_option(const struct option_desc *opt, const char *value,
-                       int len) {
+                       int len, bool secure) {
   if (opt->kind == OPT_path) {
     if (len == 0 || (unsigned long)len > opt->max)
       bad_value(opt, value, len);
+    if (!honoured(opt, (unsigned long)len, secure))
+      return;
     memcpy(opt->field, value, (size_t)len);
     ((char *)opt->field)[len] = '\0';
     return;
   }
   if (opt->kind == OPT_side) {
-    enum kfence_side *side = opt->field;
+    enum kfence_side side;
     if (equals(value, len, "random"))
-      *side = KFENCE_SIDE_RANDOM;
+      side = KFENCE_SIDE_RANDOM;
     else if (equals(value, len, "left"))
-      *side = KFENCE_SIDE_LEFT;
+      side = KFENCE_SIDE_LEFT;
     else if (equals(value, len, "right"))
-      *side = KFENCE_SIDE_RIGHT;
+      side = KFENCE_SIDE_RIGHT;
     else
       bad_value(opt, value, len);
+    if (honoured(opt, side, secure))
+      *(enum kfence_side *)opt->field = side;
     return;
   }
   /* Digits only: strtoul would take signs, spaces and hex, and overflow. */
@@ -91,15 +120,44 @@ static void set_option(const struct option_desc *opt, const char *value,
   }
   if (v < opt->min || v > opt->max)
     bad_value(opt, value, len);
+  if (!honoured(opt, v, secure))
+    return;
   if (opt->kind == OPT_bool)
     *(bool *)opt->field = v;
   else
     *(unsigned long *)opt->field = v;
 }
 
+#define IGNORED_PREFIX                                                         \
+  "kfence: KFENCE_OPTIONS: ignored in secure mode (setuid, setgid or file "   \
+  "capabilities):"
+/* " name" for every option: the most the line can list. */
+typedef char all_names[sizeof(""
+#define KFENCE_OPTION(type, name, def, min, max, secure, desc) " " #name
+#include "options.inc"
+                              )];
+
+/* Names the options secure mode ignored, in one write(): no stdio, which
+ * may allocate. */
+static void say_ignored(void) {
+  char line[sizeof(IGNORED_PREFIX) + sizeof(all_names)];
+  size_t len = sizeof(IGNORED_PREFIX) - 1;
+  memcpy(line, IGNORED_PREFIX, len);
+  for (size_t i = 0; i < NR_OPTIONS; i++) {
+    if (!(ignored & (1ul << i)))
+      continue;
+    line[len++] = ' ';
+    memcpy(line + len, options[i].name, strlen(options[i].name));
+    len += strlen(options[i].name);
+  }
+  line[len++] = '\n';
+  write(STDERR_FILENO, line, len);
+}
+
 /* Parses in place without allocating: this can run inside malloc(). */
 void kfence_parse_options(const char *text) {
-  const size_t nr = sizeof(options) / sizeof(options[0]);
+  const size_t nr = NR_OPTIONS;
+  bool secure = getauxval(AT_SECURE) != 0;
   while (text && *text) {
     int len = (int)strcspn(text, ":,");
     const char *eq = memchr(text, '=', (size_t)len);
@@ -126,7 +184,9 @@ void kfence_parse_options(const char *text) {
       fputc('\n', stderr);
       exit(1);
     }
-    set_option(&options[i], eq + 1, len - name_len - 1);
+    set_option(&options[i], eq + 1, len - name_len - 1, secure);
     text += len;
   }
+  if (ignored)
+    say_ignored();
 }

@@ -7,9 +7,11 @@
 #include "kfence_internal.h"
 
 #include <dlfcn.h>
+#include <link.h>
 #include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <unistd.h>
 
 /* The arena only has to outlive dlsym()'s few small requests. */
@@ -150,6 +152,65 @@ sighandler_t signal(int signum, sighandler_t handler) {
 }
 
 /*
+ * Whether a call of malloc() by name reaches ours: its fast path takes the
+ * countdown from 1 to 0, another allocator's leaves it at 1. A call from
+ * this library resolves as the program's calls do (to the first definition
+ * in the process), unless the program defines malloc itself, which then
+ * takes this call too. dlsym(RTLD_DEFAULT, "malloc") would not do: for a
+ * non-PIE program that takes malloc's address it returns the program's PLT
+ * entry. Through volatile pointers, or the compiler drops the pair.
+ */
+static bool malloc_is_ours(void) {
+  void *(*volatile call_malloc)(size_t) = malloc;
+  void (*volatile call_free)(void *) = free;
+  uint32_t saved = __kfence_countdown;
+  __kfence_countdown = 1;
+  call_free(call_malloc(1));
+  bool ours = __kfence_countdown == 0;
+  __kfence_countdown = saved;
+  return ours;
+}
+
+/*
+ * Another allocator preloaded before us (LD_PRELOAD="libjemalloc.so.2
+ * libkfence.so"), or the program's own malloc, takes every allocation: the
+ * sampler sees none and KFENCE guards nothing. It is turned off, with one
+ * line saying why, before its pool exists (a guarded object would reach
+ * that allocator's free()). The allocator is named by dladdr1() of what
+ * dlsym() finds, if a function is defined there (not a PLT entry, see
+ * above). dlsym() allocates only for an error, through the functions the
+ * probe above resolved.
+ */
+static void check_malloc(void) {
+  if (malloc_is_ours() || !kfence_disable())
+    return;
+  Dl_info found, program;
+  const ElfW(Sym) *sym = NULL;
+  void *fn = dlsym(RTLD_DEFAULT, "malloc");
+  bool named = fn && dladdr1(fn, &found, (void **)&sym, RTLD_DL_SYMENT) &&
+               sym && sym->st_shndx != SHN_UNDEF && found.dli_saddr == fn &&
+               found.dli_fname && found.dli_fname[0];
+  if (named && dladdr((void *)getauxval(AT_PHDR), &program) &&
+      program.dli_fbase == found.dli_fbase) {
+    kfence_log_printf("kfence: the process's malloc() is the program's own, "
+                      "not libkfence.so's: no allocation reaches KFENCE, "
+                      "which is off.\n");
+  } else if (named) {
+    const char *name = kfence_module_basename(found.dli_fname);
+    kfence_log_printf("kfence: the process's malloc() is %s's, not "
+                      "libkfence.so's: no allocation reaches KFENCE, which "
+                      "is off. Preload libkfence.so first "
+                      "(LD_PRELOAD=\"libkfence.so %s\"): it then guards its "
+                      "samples and hands every other allocation to %s.\n",
+                      name, name, name);
+  } else {
+    kfence_log_printf("kfence: the process's malloc() is not libkfence.so's: "
+                      "no allocation reaches KFENCE, which is off. Preload "
+                      "libkfence.so before any other allocator.\n");
+  }
+}
+
+/*
  * Before this, malloc() runs for the dynamic loader and the C library's
  * start-up, which must not set KFENCE up; after it, the first guarded
  * allocation maps the pool, as in the hooks build. Mapping the pool here,
@@ -158,5 +219,6 @@ sighandler_t signal(int signum, sighandler_t handler) {
  */
 __attribute__((constructor)) static void kfence_preload_ctor(void) {
   kfence_start_sampling();
+  check_malloc();
   atomic_store_explicit(&kfence_preload_started, true, memory_order_release);
 }

@@ -478,8 +478,25 @@ void kfence_report_error(const struct kfence_report *r) {
   const char *libc_fn =
       r->stack->nr_frames ? kfence_libc_function_at(r->stack->frames[0]) : NULL;
   /* Found in a register, the object may have been the caller's, not the
-   * C library's argument: say how sure the report is. */
-  if (libc_fn && r->from_register)
+   * C library's argument: say how sure the report is. Under LD_PRELOAD the
+   * program's calls of free() & co by name reach ours: the code took the
+   * C library's own, and rebuilding it or preloading us again changes
+   * nothing. */
+  if (libc_fn && kfence_preloaded && r->from_register)
+    out_printf(&o,
+               "\nThe C library's %s() crashed holding this KFENCE object: "
+               "most likely the code\nthat called it took the C library's "
+               "own %s() (through dlsym() or a handle of\nlibc.so.6, say), "
+               "not the one LD_PRELOAD=libkfence.so puts in front of it.\n",
+               libc_fn, libc_fn);
+  else if (libc_fn && kfence_preloaded)
+    out_printf(&o,
+               "\nThe C library's %s() was given this KFENCE object: the "
+               "code that called it\ntook the C library's own %s() (through "
+               "dlsym() or a handle of libc.so.6,\nsay), not the one "
+               "LD_PRELOAD=libkfence.so puts in front of it.\n",
+               libc_fn, libc_fn);
+  else if (libc_fn && r->from_register)
     out_printf(&o,
                "\nThe C library's %s() crashed holding this KFENCE object: "
                "most likely the code\nthat called it was not built with "

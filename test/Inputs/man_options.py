@@ -62,4 +62,5 @@ def main():
     print(f"{len(listed_names)} options, {differences} differences")
 
 
-main()
+if __name__ == "__main__":
+    main()
