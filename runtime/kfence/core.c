@@ -700,7 +700,7 @@ static void *map_or_null(size_t size, int prot) {
 static bool setup_sampling(void) {
   if (kfence_runtime_interposed())
     return false;
-  kfence_parse_options(getenv("KFENCE_OPTIONS"));
+  kfence_read_options();
   if (!kfence_opts.sample_interval && !kfence_opts.sample_rate)
     return false;
   kfence_page_size = (size_t)sysconf(_SC_PAGESIZE);

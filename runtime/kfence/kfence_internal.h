@@ -47,7 +47,9 @@ struct kfence_options {
 #include "options.inc"
 };
 extern struct kfence_options kfence_opts KFENCE_HIDDEN;
-void kfence_parse_options(const char *text) KFENCE_HIDDEN;
+/* Reads KFENCE_OPTIONS into kfence_opts; in secure mode also removes it
+ * from the environment, as the dynamic loader removes LD_PRELOAD. */
+void kfence_read_options(void) KFENCE_HIDDEN;
 
 enum kfence_object_state {
   KFENCE_OBJECT_UNUSED,

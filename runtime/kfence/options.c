@@ -155,9 +155,8 @@ static void say_ignored(void) {
 }
 
 /* Parses in place without allocating: this can run inside malloc(). */
-void kfence_parse_options(const char *text) {
+static void parse_options(const char *text, bool secure) {
   const size_t nr = NR_OPTIONS;
-  bool secure = getauxval(AT_SECURE) != 0;
   while (text && *text) {
     int len = (int)strcspn(text, ":,");
     const char *eq = memchr(text, '=', (size_t)len);
@@ -189,4 +188,19 @@ void kfence_parse_options(const char *text) {
   }
   if (ignored)
     say_ignored();
+}
+
+/*
+ * In secure mode the variable is also removed, so that a program this one
+ * starts after making its real user id root (a setuid wrapper), no longer
+ * in secure mode, does not honour what the caller wrote: glibc's loader
+ * removes its own MALLOC_* variables for the same reason. unsetenv() takes
+ * the C library's environment lock, which no allocation holds: this runs in
+ * a constructor, or in a hook that program code called.
+ */
+void kfence_read_options(void) {
+  bool secure = getauxval(AT_SECURE) != 0;
+  parse_options(getenv("KFENCE_OPTIONS"), secure);
+  if (secure)
+    unsetenv("KFENCE_OPTIONS");
 }

@@ -3,7 +3,8 @@
 // honours only the safe subset of KFENCE_OPTIONS (options.inc's secure
 // column), names what it ignored once on stderr, and reports to stderr:
 // log_path is ignored, so root creates no file in a directory nobody
-// cannot write. The safe options still work: print_stats_at_exit prints,
+// cannot write, and the variable leaves the environment, so that a child
+// started as root does not honour it. The safe options still work: print_stats_at_exit prints,
 // sample_interval=0 turns KFENCE off. Both builds: libkfence.a through the
 // hooks, and libkfence.so linked in (LD_PRELOAD itself is not honoured in
 // secure mode).
@@ -60,6 +61,7 @@ static double seconds(void) {
 
 int main(int argc, char **argv) {
   printf("secure=%lu\n", getauxval(AT_SECURE));
+  printf("in the environment=%d\n", getenv("KFENCE_OPTIONS") != NULL);
   struct kfence_stats s;
   if (argc > 1 && !strcmp(argv[1], "off")) {
     free(malloc(16));
@@ -82,6 +84,7 @@ int main(int argc, char **argv) {
   return 0;
 }
 // OUT:      secure=1
+// OUT-NEXT: in the environment=0
 // OUT-NEXT: guarded
 // ERR:      kfence: KFENCE_OPTIONS: ignored in secure mode (setuid, setgid or file capabilities): sample_rate num_objects debug print_objects_at_exit json log_path
 // ERR-NOT:  kfence: KFENCE_OPTIONS
@@ -95,11 +98,14 @@ int main(int argc, char **argv) {
 // SETGID:      enabled: 1
 // OFF:      kfence: KFENCE_OPTIONS: ignored in secure mode (setuid, setgid or file capabilities): log_path
 // OFF-NEXT: secure=1
+// OFF-NEXT: in the environment=0
 // OFF-NEXT: enabled=0
 // OFF-QUIET-NOT: kfence:
 // OFF-QUIET:     secure=1
+// OFF-QUIET-NEXT: in the environment=0
 // OFF-QUIET-NEXT: enabled=0
 // FILES: hooks
 // CONTROL:      secure=0
+// CONTROL-NEXT: in the environment=1
 // CONTROL-NEXT: guarded
 // CONTROL-LOG:  BUG: KFENCE: use-after-free write in touch
