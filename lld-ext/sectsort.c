@@ -1,8 +1,11 @@
 /*===- sectsort.c - put a relocatable object's entry sections in order ----===*
  *
- * See sectsort.h. Reads and writes every field through the file's own
- * class and byte order, and checks every offset it follows: the file comes
- * from LLD, but this code must not trust that.
+ * See sectsort.h. Its own ELF reader, not llvm::object::ELFFile (which
+ * Scanner.cpp reads inputs with): this rewrites the file in place, which
+ * that read-only view does not, and is C, as the rest of the ordering is.
+ * Reads and writes every field through the file's own class and byte
+ * order, and checks every offset it follows: the file comes from LLD, but
+ * this code must not trust that.
  *===----------------------------------------------------------------------===*/
 #include "sectsort.h"
 
@@ -98,6 +101,14 @@ static bool in_bounds(const struct elf *e, uint64_t off, uint64_t len) {
   return off <= e->size && len <= e->size - off;
 }
 
+/* A relocatable file's section header table and section name table. */
+struct headers {
+  struct elf e;
+  const struct layout *l;
+  uint64_t shoff, shnum, shstrndx;
+  uint64_t stroff, strsize; /* the section name table's bytes */
+};
+
 /* The offset and size of a section header field, as rd()/wr() take them;
  * needs `shoff` and the layout `l` in scope. */
 #define SH(i, field, n) (shoff + (uint64_t)(i) * l->shentsize + l->field), (n)
@@ -124,10 +135,12 @@ static bool any_bit(const unsigned char *bits, size_t from, size_t to) {
  * without moving a byte of section data. LLD gives every section name its
  * own string; a string that another header or the symbol table shares
  * would be renamed for them too, so that is refused. */
-static const char *rename_to_tables(struct elf *e, const struct entry *ents,
-                                    size_t n, uint64_t stroff,
-                                    uint64_t strsize, uint64_t shoff,
-                                    uint64_t shnum, const struct layout *l) {
+static const char *rename_to_tables(struct headers *h,
+                                    const struct entry *ents, size_t n) {
+  struct elf *e = &h->e;
+  const struct layout *l = h->l;
+  uint64_t shoff = h->shoff, shnum = h->shnum;
+  uint64_t stroff = h->stroff, strsize = h->strsize;
   /* Where each section's name starts, one bit per byte of the table. */
   unsigned char *starts = calloc(strsize / 8 + 1, 1);
   if (!starts)
@@ -174,233 +187,317 @@ static long rank_of(const struct klto_strmap *ranks, struct klto_str section) {
   return slot ? slot->value : -1;
 }
 
-const char *klto_sort_relocatable(unsigned char *buf, size_t size,
-                                const struct klto_tables *tables,
-                                const struct klto_strmap *ranks) {
-  if (size < sizeof(Elf32_Ehdr) || memcmp(buf, "\x7f"
-                               "ELF",
-                          4) != 0)
+/* The section header table and the section name table, checked. */
+static const char *read_headers(unsigned char *buf, size_t size,
+                                struct headers *h) {
+  if (size < sizeof(Elf32_Ehdr) || memcmp(buf, "\x7f" "ELF", 4) != 0)
     return "not an ELF file";
   unsigned char cls = buf[EI_CLASS], data = buf[EI_DATA];
-  struct elf e = {
-      buf, size, cls == ELFCLASS64, data == ELFDATA2MSB,
-      (data == ELFDATA2LSB) == (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)};
   if ((cls != ELFCLASS32 && cls != ELFCLASS64) ||
       (data != ELFDATA2LSB && data != ELFDATA2MSB))
     return "unknown ELF class or byte order";
-  const struct layout *l = e.is64 ? &L64 : &L32;
-  if (e.is64 && size < sizeof(Elf64_Ehdr))
+  struct elf *e = &h->e;
+  *e = (struct elf){
+      buf, size, cls == ELFCLASS64, data == ELFDATA2MSB,
+      (data == ELFDATA2LSB) == (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)};
+  const struct layout *l = h->l = e->is64 ? &L64 : &L32;
+  if (e->is64 && size < sizeof(Elf64_Ehdr))
     return "truncated ELF header";
-  if (rd(&e, offsetof(Elf64_Ehdr, e_type), 2) != ET_REL)
+  if (rd(e, offsetof(Elf64_Ehdr, e_type), 2) != ET_REL)
     return "not a relocatable object";
 #define EHDR(field)                                                            \
-  (e.is64 ? offsetof(Elf64_Ehdr, field) : offsetof(Elf32_Ehdr, field))
-  uint64_t shoff = rd(&e, EHDR(e_shoff), l->w);
-  unsigned shentsize = (unsigned)rd(&e, EHDR(e_shentsize), 2);
-  uint64_t shnum = rd(&e, EHDR(e_shnum), 2);
-  uint64_t shstrndx = rd(&e, EHDR(e_shstrndx), 2);
+  (e->is64 ? offsetof(Elf64_Ehdr, field) : offsetof(Elf32_Ehdr, field))
+  uint64_t shoff = h->shoff = rd(e, EHDR(e_shoff), l->w);
+  unsigned shentsize = (unsigned)rd(e, EHDR(e_shentsize), 2);
+  h->shnum = rd(e, EHDR(e_shnum), 2);
+  h->shstrndx = rd(e, EHDR(e_shstrndx), 2);
 #undef EHDR
-  if (shentsize != l->shentsize || !in_bounds(&e, shoff, l->shentsize))
+  if (shentsize != l->shentsize || !in_bounds(e, shoff, l->shentsize))
     return "bad section header table";
   /* Past 0xff00 sections the real counts live in section header 0. */
-  if (shnum == 0)
-    shnum = rd(&e, shoff + l->size, l->w);
-  if (shstrndx == SHN_XINDEX)
-    shstrndx = rd(&e, shoff + l->link, 4);
-  if (shnum > (e.size - shoff) / l->shentsize || shstrndx >= shnum)
+  if (h->shnum == 0)
+    h->shnum = rd(e, shoff + l->size, l->w);
+  if (h->shstrndx == SHN_XINDEX)
+    h->shstrndx = rd(e, shoff + l->link, 4);
+  if (h->shnum > (e->size - shoff) / l->shentsize || h->shstrndx >= h->shnum)
     return "bad section header table";
-  uint64_t stroff = rd(&e, SH(shstrndx, offset, l->w));
-  uint64_t strsize = rd(&e, SH(shstrndx, size, l->w));
-  if (!in_bounds(&e, stroff, strsize))
+  h->stroff = rd(e, SH(h->shstrndx, offset, l->w));
+  h->strsize = rd(e, SH(h->shstrndx, size, l->w));
+  if (!in_bounds(e, h->stroff, h->strsize))
     return "bad section name table";
+  return NULL;
+}
 
-  struct entry *found = malloc(shnum * sizeof(*found));
-  struct entry *by_slot = malloc(shnum * sizeof(*by_slot));
-  struct entry *by_rank = malloc(shnum * sizeof(*by_rank));
-  size_t *perm = malloc(shnum * sizeof(*perm));
-  unsigned char *copy = malloc(shnum * l->shentsize);
-  /* A small number for each table: the tables' names, numbered. */
-  struct klto_strmap table_ids = {0};
-  size_t *group_start = NULL, *rank_head = NULL, *next = NULL;
-  const char *err = NULL;
-  if (!found || !by_slot || !by_rank || !perm || !copy) {
-    err = "out of memory";
-    goto out;
+/* What sorting one file takes: the first five arrays hold up to shnum
+ * items; the counting sorts' are sized once the entries are known. */
+struct sort {
+  struct entry *found;   /* entry and relocation sections, header order */
+  struct entry *by_slot; /* the same by group: the slots each group holds */
+  struct entry *by_rank; /* by group, each group in the order it gets */
+  size_t n;              /* entries in each of the three */
+  size_t *perm;          /* new header index of each section */
+  unsigned char *copy;   /* the section headers before the move */
+  struct klto_strmap table_ids; /* each table's name, numbered */
+  size_t *group_start, *rank_head, *next; /* the counting sorts' */
+};
+
+static void sort_free(struct sort *s) {
+  klto_strmap_free(&s->table_ids);
+  free(s->group_start);
+  free(s->rank_head);
+  free(s->next);
+  free(s->found);
+  free(s->by_slot);
+  free(s->by_rank);
+  free(s->perm);
+  free(s->copy);
+}
+
+/* Section `i` as an entry into *x; *is_entry false if it is no entry
+ * section, nor an entry's relocations. Relocations follow the entry found
+ * last, which LLD puts right before them. */
+static const char *entry_of(const struct headers *h,
+                            const struct klto_tables *tables,
+                            const struct klto_strmap *ranks, struct sort *s,
+                            size_t i, struct entry *x, bool *is_entry) {
+  const struct elf *e = &h->e;
+  const struct layout *l = h->l;
+  uint64_t shoff = h->shoff;
+  *is_entry = false;
+  /* A relocation section takes the place of its section's: LLD wants each
+   * after the section it relocates. */
+  uint64_t type = rd(e, SH(i, type, 4));
+  bool rela = type == SHT_REL || type == SHT_RELA;
+  uint64_t target = rela ? rd(e, SH(i, info, 4)) : i;
+  if (target >= h->shnum)
+    return NULL;
+  const struct entry *prev = s->n ? &s->found[s->n - 1] : NULL;
+  if (rela && prev && !prev->rela && prev->index == target) {
+    /* LLD puts a section's relocations right after it: what its name says
+     * is known already. */
+    x->section = prev->section;
+    x->table = prev->table;
+    x->rank = prev->rank;
+    x->group = prev->group + 1;
+  } else {
+    uint64_t name = rd(e, SH(target, name, 4));
+    if (name >= h->strsize)
+      return NULL;
+    const char *str = (const char *)e->p + h->stroff + name;
+    x->section = (struct klto_str){str, strnlen(str, h->strsize - name)};
+    struct klto_str id;
+    if (x->section.n == h->strsize - name ||
+        !klto_may_be_table(tables, x->section))
+      return NULL;
+    if (!klto_split_entry_section(tables, x->section, &x->table, &id)) {
+      /* Entries built without ids, which LLD merged into one section. */
+      if (!klto_is_table(tables, x->section))
+        return NULL;
+      x->table = x->section;
+    }
+    bool inserted;
+    struct klto_strmap_slot *table_id = klto_strmap_insert(
+        &s->table_ids, x->table, (long)s->table_ids.size, &inserted);
+    if (!table_id)
+      return "out of memory";
+    x->rank = rank_of(ranks, x->section);
+    x->group = 2 * (size_t)table_id->value + rela;
   }
-  size_t n = 0;
-  for (size_t i = 0; i < shnum; ++i) {
-    /* A relocation section takes the place of its section's: LLD wants
-     * each after the section it relocates. */
-    uint64_t type = rd(&e, SH(i, type, 4));
-    bool rela = type == SHT_REL || type == SHT_RELA;
-    uint64_t target = rela ? rd(&e, SH(i, info, 4)) : i;
-    if (target >= shnum)
-      continue;
+  x->index = i;
+  x->name = rd(e, SH(i, name, 4));
+  x->prefix = 0;
+  if (rela) {
+    /* LLD names it ".rela<name>"; anything else keeps its name. */
+    const char *pre = type == SHT_RELA ? ".rela" : ".rel";
+    size_t np = strlen(pre), rn = x->name, len = x->section.n;
+    const unsigned char *str = e->p + h->stroff;
+    bool twin = rn < h->strsize && h->strsize - rn > np + len &&
+                memcmp(str + rn, pre, np) == 0 &&
+                memcmp(str + rn + np, x->section.p, len + 1) == 0;
+    x->prefix = twin ? np : SIZE_MAX;
+  }
+  x->rela = rela;
+  *is_entry = true;
+  return NULL;
+}
+
+/* Every entry section and its relocations, in header order. */
+static const char *collect_entries(const struct headers *h,
+                                   const struct klto_tables *tables,
+                                   const struct klto_strmap *ranks,
+                                   struct sort *s) {
+  for (size_t i = 0; i < h->shnum; ++i) {
     struct entry x;
-    const struct entry *prev = n ? &found[n - 1] : NULL;
-    if (rela && prev && !prev->rela && prev->index == target) {
-      /* LLD puts a section's relocations right after it: what its name
-       * says is known already. */
-      x.section = prev->section;
-      x.table = prev->table;
-      x.rank = prev->rank;
-      x.group = prev->group + 1;
-    } else {
-      uint64_t name = rd(&e, SH(target, name, 4));
-      if (name >= strsize)
-        continue;
-      const char *str = (const char *)e.p + stroff + name;
-      x.section = (struct klto_str){str, strnlen(str, strsize - name)};
-      struct klto_str id;
-      if (x.section.n == strsize - name ||
-          !klto_may_be_table(tables, x.section))
-        continue;
-      if (!klto_split_entry_section(tables, x.section, &x.table, &id)) {
-        /* Entries built without ids, which LLD merged into one section. */
-        if (!klto_is_table(tables, x.section))
-          continue;
-        x.table = x.section;
-      }
-      bool inserted;
-      struct klto_strmap_slot *table_id = klto_strmap_insert(
-          &table_ids, x.table, (long)table_ids.size, &inserted);
-      if (!table_id) {
-        err = "out of memory";
-        goto out;
-      }
-      x.rank = rank_of(ranks, x.section);
-      x.group = 2 * (size_t)table_id->value + rela;
-    }
-    x.index = i;
-    x.name = rd(&e, SH(i, name, 4));
-    x.prefix = 0;
-    if (rela) {
-      /* LLD names it ".rela<name>"; anything else keeps its name. */
-      const char *pre = type == SHT_RELA ? ".rela" : ".rel";
-      size_t np = strlen(pre), rn = x.name, len = x.section.n;
-      bool twin = rn < strsize && strsize - rn > np + len &&
-                  memcmp(e.p + stroff + rn, pre, np) == 0 &&
-                  memcmp(e.p + stroff + rn + np, x.section.p, len + 1) == 0;
-      x.prefix = twin ? np : SIZE_MAX;
-    }
-    x.rela = rela;
-    found[n++] = x;
+    bool is_entry;
+    const char *err = entry_of(h, tables, ranks, s, i, &x, &is_entry);
+    if (err)
+      return err;
+    if (is_entry)
+      s->found[s->n++] = x;
   }
-  if (n == 0)
-    goto out;
-  /* A group's slots: its sections' header positions, ascending. The
-   * sections were found in header order, so a stable counting sort by
-   * group gives them. */
-  size_t groups = 2 * table_ids.size;
+  return NULL;
+}
+
+/*
+ * perm: the header index each section moves to. Each group (a table's
+ * entries, or their relocations) keeps the header slots it has; its
+ * sections take them ranked ones by rank, then the unranked in header
+ * order. Both orders are counting sorts: the sections were found in header
+ * order, so a stable sort by group gives each group's slots (by_slot);
+ * ranks are places in the computed order, so sorting by rank (a rank two
+ * sections share keeps their header order), then stably by group, gives
+ * the order the sections take them in (by_rank).
+ */
+static const char *build_permutation(const struct headers *h,
+                                     struct sort *s) {
+  size_t n = s->n, groups = 2 * s->table_ids.size;
   long max_rank = -1;
   for (size_t k = 0; k < n; ++k)
-    if (found[k].rank > max_rank)
-      max_rank = found[k].rank;
-  group_start = calloc(groups + 1, sizeof(*group_start));
+    if (s->found[k].rank > max_rank)
+      max_rank = s->found[k].rank;
+  s->group_start = calloc(groups + 1, sizeof(*s->group_start));
   /* One list head per rank; at least one, as malloc(0) may give NULL. */
-  rank_head = malloc(((size_t)max_rank + 2) * sizeof(*rank_head));
-  next = malloc(n * sizeof(*next));
-  if (!group_start || !rank_head || !next) {
-    err = "out of memory";
-    goto out;
-  }
+  s->rank_head = malloc(((size_t)max_rank + 2) * sizeof(*s->rank_head));
+  s->next = malloc(n * sizeof(*s->next));
+  if (!s->group_start || !s->rank_head || !s->next)
+    return "out of memory";
+  size_t *group_start = s->group_start;
   for (size_t k = 0; k < n; ++k)
-    ++group_start[found[k].group + 1];
+    ++group_start[s->found[k].group + 1];
   for (size_t g = 0; g < groups; ++g)
     group_start[g + 1] += group_start[g];
-  size_t *fill = perm; /* free until the permutation is built */
+  size_t *fill = s->perm; /* free until the permutation is built */
   memcpy(fill, group_start, groups * sizeof(*fill));
   for (size_t k = 0; k < n; ++k)
-    by_slot[fill[found[k].group]++] = found[k];
-  /* The order the entries take their group's slots in: ranked ones by
-   * rank, then the unranked in header order. Ranks are places in the
-   * computed order, so this is a counting sort too: by rank (a rank two
-   * sections share keeps their header order), then stably by group. */
+    s->by_slot[fill[s->found[k].group]++] = s->found[k];
   for (long r = 0; r <= max_rank; ++r)
-    rank_head[r] = SIZE_MAX;
+    s->rank_head[r] = SIZE_MAX;
   for (size_t k = n; k-- > 0;)
-    if (found[k].rank >= 0) {
-      next[k] = rank_head[found[k].rank];
-      rank_head[found[k].rank] = k;
+    if (s->found[k].rank >= 0) {
+      s->next[k] = s->rank_head[s->found[k].rank];
+      s->rank_head[s->found[k].rank] = k;
     }
   memcpy(fill, group_start, groups * sizeof(*fill));
   for (long r = 0; r <= max_rank; ++r)
-    for (size_t k = rank_head[r]; k != SIZE_MAX; k = next[k])
-      by_rank[fill[found[k].group]++] = found[k];
+    for (size_t k = s->rank_head[r]; k != SIZE_MAX; k = s->next[k])
+      s->by_rank[fill[s->found[k].group]++] = s->found[k];
   for (size_t k = 0; k < n; ++k)
-    if (found[k].rank < 0)
-      by_rank[fill[found[k].group]++] = found[k];
-  for (size_t i = 0; i < shnum; ++i)
-    perm[i] = i;
+    if (s->found[k].rank < 0)
+      s->by_rank[fill[s->found[k].group]++] = s->found[k];
+  for (size_t i = 0; i < h->shnum; ++i)
+    s->perm[i] = i;
   /* Both arrays group the tables alike, so position k pairs an entry with
    * the slot it takes. */
   for (size_t k = 0; k < n; ++k)
-    perm[by_rank[k].index] = by_slot[k].index;
-  for (size_t k = 0; k < n; ++k)
-    if (by_slot[k].rela) {
-      size_t r = by_slot[k].index;
-      if (perm[r] < perm[rd(&e, SH(r, info, 4))]) {
-        err = "its entry sections are not each followed by their relocations";
-        goto out;
-      }
-    }
+    s->perm[s->by_rank[k].index] = s->by_slot[k].index;
+  return NULL;
+}
 
-  /* Move the headers, then renumber every reference to a section. */
-  memcpy(copy, e.p + shoff, shnum * l->shentsize);
+/* LLD's input reader wants each relocation section after the section it
+ * relocates: the permutation must keep that. */
+static const char *check_relocations_follow(const struct headers *h,
+                                            const struct sort *s) {
+  const struct layout *l = h->l;
+  uint64_t shoff = h->shoff;
+  for (size_t k = 0; k < s->n; ++k) {
+    if (!s->by_slot[k].rela)
+      continue;
+    size_t r = s->by_slot[k].index;
+    if (s->perm[r] < s->perm[rd(&h->e, SH(r, info, 4))])
+      return "its entry sections are not each followed by their relocations";
+  }
+  return NULL;
+}
+
+/* The section indices a symbol table, an extended index table or a group
+ * holds, in [off, off + sz): each renumbered through perm. */
+static const char *renumber_indices(struct headers *h, const size_t *perm,
+                                    uint64_t type, uint64_t off,
+                                    uint64_t sz) {
+  struct elf *e = &h->e;
+  const struct layout *l = h->l;
+  if (!in_bounds(e, off, sz))
+    return type == SHT_SYMTAB ? "bad symbol table" : "bad section index table";
+  if (type == SHT_SYMTAB) {
+    for (uint64_t s = 0; s + l->symsize <= sz; s += l->symsize) {
+      uint64_t ndx = rd(e, off + s + l->st_shndx, 2);
+      if (ndx != SHN_UNDEF && ndx < SHN_LORESERVE && ndx < h->shnum)
+        wr(e, off + s + l->st_shndx, 2, perm[ndx]);
+    }
+    return NULL;
+  }
+  /* A group's first word is its flags. */
+  for (uint64_t s = type == SHT_GROUP ? 4 : 0; s + 4 <= sz; s += 4) {
+    uint64_t ndx = rd(e, off + s, 4);
+    if (ndx != 0 && ndx < h->shnum)
+      wr(e, off + s, 4, perm[ndx]);
+  }
+  return NULL;
+}
+
+/* Moves every header to its new index, then renumbers each reference to a
+ * section: sh_link, sh_info of relocations (and SHF_INFO_LINK), symbols'
+ * st_shndx, extended index tables and groups. */
+static const char *move_headers(struct headers *h, struct sort *s) {
+  struct elf *e = &h->e;
+  const struct layout *l = h->l;
+  uint64_t shoff = h->shoff, shnum = h->shnum;
+  const size_t *perm = s->perm;
+  memcpy(s->copy, e->p + shoff, shnum * l->shentsize);
   for (size_t i = 0; i < shnum; ++i)
-    memcpy(e.p + shoff + perm[i] * l->shentsize, copy + i * l->shentsize,
+    memcpy(e->p + shoff + perm[i] * l->shentsize, s->copy + i * l->shentsize,
            l->shentsize);
   for (size_t i = 0; i < shnum; ++i) {
-    uint64_t type = rd(&e, SH(i, type, 4));
-    uint64_t link = rd(&e, SH(i, link, 4));
+    uint64_t type = rd(e, SH(i, type, 4));
+    uint64_t link = rd(e, SH(i, link, 4));
     if (i != 0 && link != 0 && link < shnum)
-      wr(&e, SH(i, link, 4), perm[link]);
-    uint64_t info = rd(&e, SH(i, info, 4));
-    bool info_link = rd(&e, SH(i, flags, l->w)) & SHF_INFO_LINK;
+      wr(e, SH(i, link, 4), perm[link]);
+    uint64_t info = rd(e, SH(i, info, 4));
+    bool info_link = rd(e, SH(i, flags, l->w)) & SHF_INFO_LINK;
     if ((type == SHT_REL || type == SHT_RELA || info_link) && info != 0 &&
         info < shnum)
-      wr(&e, SH(i, info, 4), perm[info]);
-    uint64_t off = rd(&e, SH(i, offset, l->w));
-    uint64_t sz = rd(&e, SH(i, size, l->w));
-    if (type == SHT_SYMTAB) {
-      if (!in_bounds(&e, off, sz)) {
-        err = "bad symbol table";
-        goto out;
-      }
-      for (uint64_t s = 0; s + l->symsize <= sz; s += l->symsize) {
-        uint64_t ndx = rd(&e, off + s + l->st_shndx, 2);
-        if (ndx != SHN_UNDEF && ndx < SHN_LORESERVE && ndx < shnum)
-          wr(&e, off + s + l->st_shndx, 2, perm[ndx]);
-      }
-    } else if (type == SHT_SYMTAB_SHNDX || type == SHT_GROUP) {
-      if (!in_bounds(&e, off, sz)) {
-        err = "bad section index table";
-        goto out;
-      }
-      /* A group's first word is its flags. */
-      for (uint64_t s = type == SHT_GROUP ? 4 : 0; s + 4 <= sz; s += 4) {
-        uint64_t ndx = rd(&e, off + s, 4);
-        if (ndx != 0 && ndx < shnum)
-          wr(&e, off + s, 4, perm[ndx]);
-      }
-    }
+      wr(e, SH(i, info, 4), perm[info]);
+    if (type != SHT_SYMTAB && type != SHT_SYMTAB_SHNDX && type != SHT_GROUP)
+      continue;
+    const char *err = renumber_indices(h, perm, type,
+                                       rd(e, SH(i, offset, l->w)),
+                                       rd(e, SH(i, size, l->w)));
+    if (err)
+      return err;
   }
-  if (perm[shstrndx] != shstrndx) {
-    err = "the section name table moved";
-    goto out;
+  if (perm[h->shstrndx] != h->shstrndx)
+    return "the section name table moved";
+  return NULL;
+}
+
+const char *klto_sort_relocatable(unsigned char *buf, size_t size,
+                                  const struct klto_tables *tables,
+                                  const struct klto_strmap *ranks) {
+  struct headers h;
+  const char *err = read_headers(buf, size, &h);
+  if (err)
+    return err;
+  size_t shnum = h.shnum;
+  struct sort s = {0};
+  s.found = malloc(shnum * sizeof(*s.found));
+  s.by_slot = malloc(shnum * sizeof(*s.by_slot));
+  s.by_rank = malloc(shnum * sizeof(*s.by_rank));
+  s.perm = malloc(shnum * sizeof(*s.perm));
+  s.copy = malloc(shnum * h.l->shentsize);
+  if (!s.found || !s.by_slot || !s.by_rank || !s.perm || !s.copy)
+    err = "out of memory";
+  if (!err)
+    err = collect_entries(&h, tables, ranks, &s);
+  if (!err && s.n) {
+    err = build_permutation(&h, &s);
+    if (!err)
+      err = check_relocations_follow(&h, &s);
+    if (!err)
+      err = move_headers(&h, &s);
+    if (!err)
+      err = rename_to_tables(&h, s.by_slot, s.n);
   }
-  err = rename_to_tables(&e, by_slot, n, stroff, strsize,
-                         shoff, shnum, l);
-out:
-  klto_strmap_free(&table_ids);
-  free(group_start);
-  free(rank_head);
-  free(next);
-  free(found);
-  free(by_slot);
-  free(by_rank);
-  free(perm);
-  free(copy);
+  sort_free(&s);
   return err;
 }
 
