@@ -115,8 +115,8 @@ llvm::Error RelocOutput::commit() const {
     return E;
   }
   // The old file's blocks are freed when its last descriptor closes: a
-  // descriptor held across the rename moves that work (10 ms for a 10 MB
-  // object here) to a thread, as LLD's unlinkAsync does.
+  // descriptor held across the rename moves that work, which grows with
+  // the file, to a thread, as LLD's unlinkAsync does.
   int Old = ::open(Target.c_str(), O_RDONLY | O_CLOEXEC);
   if (::rename(Temp.c_str(), Target.c_str()) != 0) {
     llvm::Error E = errnoError("cannot move " + Temp + " to " + Target);

@@ -1,6 +1,6 @@
 //===- UsedSymbols.h - LTO's late library calls kept defined ----*- C++ -*-===//
 //
-// Linux's lto-used-symbollist.txt (seed 005): LTO's code generator may call
+// Linux's scripts/lto-used-symbollist.txt: LTO's code generator may call
 // memcpy, memmove, memset and __stack_chk_fail, and read __stack_chk_guard,
 // after the IR linker has internalized and dropped their definitions. Only
 // a definition in bitcode is at risk, so only links that run LTO are
