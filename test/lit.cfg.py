@@ -1,6 +1,7 @@
 # lit configuration for klto. Every RUN line sees LLVM 19's tools first on
 # PATH, so `FileCheck`, `llvm-readelf` and friends are never the Clang 14 ones.
 import os
+import re
 import shutil
 import subprocess
 import lit.formats
@@ -41,6 +42,19 @@ config.substitutions.append(("%klto_src", config.klto_src_root))
 config.substitutions.append(("%demo", os.path.join(config.klto_src_root, "examples", "demo")))
 config.substitutions.append(("%python", "python3"))
 
+# Tests that run or disassemble host code of one architecture need that
+# host; tests that compile for one (--target=) need its backend.
+import platform
+import subprocess
+config.available_features.add("host-" + platform.machine())
+try:
+    llc = subprocess.run([os.path.join(config.llvm_tools_dir, "llc"), "--version"],
+                         capture_output=True, text=True).stdout
+except OSError:
+    llc = ""
+for backend, feature in (("x86-64", "x86"), ("aarch64", "aarch64"), ("arm", "arm")):
+    if re.search(r"^\s+%s\s+-" % re.escape(backend), llc, re.M):
+        config.available_features.add(feature + "-registered-target")
 if hasattr(os, "geteuid") and os.geteuid() == 0:
     config.available_features.add("root")
 if os.path.exists(klto_ld):

@@ -2,6 +2,7 @@
 // file:line under -Rpass=klto, and what it cannot make safe, as warnings.
 // A static named in the asm is renamed there to a stable alias (with
 // no-stubs, a warning instead); no-keep-asm-refs turns all of it off.
+// REQUIRES: host-x86_64
 // RUN: %clang -O2 -c -fplugin=%plugin -fplugin-arg-klto-modname=kmod_d -Rpass=klto %s -o /dev/null 2>&1 | FileCheck %s
 // RUN: %clang -O2 -S -emit-llvm -fplugin=%plugin -fplugin-arg-klto-modname=kmod_d %s -o - | FileCheck %s --check-prefix=IR
 // RUN: %clang -O2 -c -fplugin=%plugin -fplugin-arg-klto-no-stubs %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOSTUBS

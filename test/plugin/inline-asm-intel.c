@@ -1,5 +1,6 @@
 // Intel syntax (-masm=intel, or .intel_syntax in the template): registers
 // and size keywords are bare words there, and still not symbols.
+// REQUIRES: x86-registered-target
 // RUN: %clang --target=x86_64-linux-gnu -O2 -masm=intel -S -emit-llvm -fplugin=%plugin %s -o - | FileCheck %s
 // CHECK-NOT: @{{(rip|rax|eax|dword|ptr|offset|qword)}} =
 // CHECK: @llvm.compiler.used = appending global [2 x ptr] [ptr @bump, ptr @hits]

@@ -5,6 +5,7 @@
 // llvm.compiler.used, which the object file never shows: its symbol table
 // is the same with and without the plugin, and a name that no file defines
 // adds no undefined symbol to an LTO link whose asm went away.
+// REQUIRES: x86-registered-target, aarch64-registered-target
 // RUN: %clang --target=x86_64-linux-gnu -O2 -S -emit-llvm -fplugin=%plugin %s -o - | FileCheck %s --check-prefixes=IR,X86
 // RUN: %clang --target=aarch64-linux-gnu -O2 -S -emit-llvm -fplugin=%plugin %s -o - | FileCheck %s --check-prefixes=IR,A64
 // RUN: %clang --target=x86_64-linux-gnu -O2 -c %s -o %t.stock.o

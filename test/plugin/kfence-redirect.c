@@ -6,6 +6,7 @@
 // fast path inline instead: a thread-local countdown (malloc) or a compare
 // against the pool's start (free) picks between the C library's function
 // and the runtime's slow path.
+// REQUIRES: x86-registered-target
 // RUN: %clang -O0 -S -emit-llvm -fplugin=%plugin -fplugin-arg-klto-kfence \
 // RUN:   -fplugin-arg-klto-kfence-alloc=my_alloc,my_release:free %s -o - \
 // RUN:   | FileCheck %s --check-prefixes=CHECK,SHARED -DLIBDIR=%klto_libdir

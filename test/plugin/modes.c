@@ -2,6 +2,7 @@
 // -flto / -flto=thin write bitcode, for x86_64 and aarch64 objects.
 // Each build mode on its own line, so a failure names it.
 // DEFINE: %{cc} = %clang -c -fplugin=%plugin -fplugin-arg-klto-modname=kmod_m %s
+// REQUIRES: x86-registered-target, aarch64-registered-target
 // RUN: rm -rf %t && mkdir %t && cd %t
 // RUN: %{cc} --target=x86_64-linux-gnu -O0 -o x86-O0.o
 // RUN: llvm-readelf -S x86-O0.o | FileCheck %s --check-prefix=SECT

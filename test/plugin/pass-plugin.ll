@@ -2,6 +2,7 @@
 ; -klto-* flags; ids use the source file's default modname and debug-info
 ; lines), and clang -fpass-plugin with -mllvm options. Running the pass on
 ; its own output changes nothing.
+; REQUIRES: x86-registered-target
 ; RUN: opt -load-pass-plugin=%passplugin -passes=klto -klto-modname=kmod_ll -S %s -o %t.ll
 ; RUN: FileCheck %s < %t.ll
 ; RUN: opt -load-pass-plugin=%passplugin -passes=klto -klto-modname=other -S %t.ll -o %t2.ll
