@@ -20,10 +20,16 @@
 
 /*
  * Protects prev_action against concurrent updates (sigaction() calls, the
- * re-check). The handler uses it without the lock: it cannot wait for a
- * lock that the thread it interrupted may hold.
+ * re-check). Held with every signal blocked: a signal handler may call
+ * sigaction(), which the LD_PRELOAD build routes here, so none may run on a
+ * thread holding it. Taken under kfence_report_lock (a report callback may
+ * call sigaction()), never the other way round. fork() takes it (core.c),
+ * so no child starts with it held; nothing under it is a cancellation
+ * point. The SIGSEGV handler uses prev_action without the lock: it cannot
+ * wait for a lock that the thread it interrupted may hold.
  */
 static pthread_mutex_t kfence_sigaction_lock = PTHREAD_MUTEX_INITIALIZER;
+static sigset_t fork_saved_mask; /* the forking thread's, under the lock */
 static struct sigaction prev_action;
 static atomic_bool installed;
 
@@ -193,30 +199,49 @@ static void take_sigsegv(void) {
   }
 }
 
-void kfence_fault_install(void) {
+static void lock(sigset_t *saved) {
+  sigset_t all;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, saved);
   pthread_mutex_lock(&kfence_sigaction_lock);
-  take_sigsegv();
+}
+
+static void unlock(const sigset_t *saved) {
   pthread_mutex_unlock(&kfence_sigaction_lock);
+  pthread_sigmask(SIG_SETMASK, saved, NULL);
+}
+
+void kfence_fault_install(void) {
+  sigset_t saved;
+  lock(&saved);
+  take_sigsegv();
+  unlock(&saved);
 }
 
 void kfence_fault_recheck(void) {
   struct sigaction cur;
   if (kfence_libc_sigaction(SIGSEGV, NULL, &cur) != 0 || is_ours(&cur))
     return;
-  pthread_mutex_lock(&kfence_sigaction_lock);
-  take_sigsegv();
-  pthread_mutex_unlock(&kfence_sigaction_lock);
+  kfence_fault_install();
 }
 
 int kfence_fault_virtual_sigaction(int signum, const struct sigaction *act,
                                    struct sigaction *oldact) {
   if (signum != SIGSEGV || !atomic_load(&installed))
     return -1;
-  pthread_mutex_lock(&kfence_sigaction_lock);
+  sigset_t saved;
+  lock(&saved);
   if (oldact)
     *oldact = prev_action;
   if (act)
     prev_action = *act;
-  pthread_mutex_unlock(&kfence_sigaction_lock);
+  unlock(&saved);
   return 0;
+}
+
+void kfence_fault_before_fork(void) { lock(&fork_saved_mask); }
+
+void kfence_fault_after_fork(void) {
+  sigset_t saved = fork_saved_mask;
+  unlock(&saved);
 }

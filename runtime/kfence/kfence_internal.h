@@ -222,6 +222,9 @@ void kfence_fault_recheck(void) KFENCE_HIDDEN;
  */
 int kfence_fault_virtual_sigaction(int signum, const struct sigaction *act,
                                    struct sigaction *oldact) KFENCE_HIDDEN;
+/* Around fork(): the child must not start with the sigaction lock held. */
+void kfence_fault_before_fork(void) KFENCE_HIDDEN;
+void kfence_fault_after_fork(void) KFENCE_HIDDEN;
 
 /* ---- the C library behind the hooks (hooks.c) --------------------------- */
 
