@@ -605,19 +605,22 @@ bool kfence_snapshot_object(long i, struct kfence_metadata *out) {
   return true;
 }
 
-/* fork() must not copy a lock mid-update: hold both across it. */
+/* fork() must not copy a lock mid-update: hold all three across it. */
 static void before_fork(void) {
   pthread_mutex_lock(&kfence_report_lock);
+  kfence_fault_before_fork();
   pthread_mutex_lock(&kfence_pool_lock);
 }
 
 static void after_fork_parent(void) {
   pthread_mutex_unlock(&kfence_pool_lock);
+  kfence_fault_after_fork();
   pthread_mutex_unlock(&kfence_report_lock);
 }
 
 static void after_fork_child(void) {
   pthread_mutex_unlock(&kfence_pool_lock);
+  kfence_fault_after_fork();
   pthread_mutex_unlock(&kfence_report_lock);
   kfence_sampling_after_fork_child();
 }

@@ -1,31 +1,79 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 /*
  * The SIGSEGV handler. Faults in the pool are KFENCE's; every other SIGSEGV
- * belongs to the program and goes to the action it installed, whether it did
- * so before KFENCE started (we saved it) or after:
- *  - LD_PRELOAD build: sigaction() and signal() are interposed, SIGSEGV
- *    actions are recorded as the one to chain to instead of replacing ours;
- *  - hooks-only build: the runtime looks at the installed action whenever it
- *    allocates or frees a guarded object and takes SIGSEGV back, saving the
- *    program's action, if it was replaced.
+ * behaves as if KFENCE were not there: it reaches the program's action, with
+ * that action's semantics, whether the program installed it before KFENCE
+ * started or after, and whether that action, for a fault it does not own,
+ * calls the action it replaced (chains) or installs it back (restores).
+ *
+ * KFENCE stands in front of the program's action by installing one of its
+ * entries instead: its handler under 32 names, entry j for slot j, which
+ * holds the program's action entry j displaced. Where the program sees an
+ * entry, as the action its own sigaction() replaced (the hooks build),
+ * entry j stands for slot j's action: calling it runs that action,
+ * installing it back makes that action the program's again. So a handler
+ * that chains to or restores what it replaced reaches the action it would
+ * have reached without KFENCE, never itself.
+ *  - LD_PRELOAD build: sigaction() and signal() are interposed; the program
+ *    sees and sets slot actions, KFENCE installs their entries.
+ *  - hooks build: each guarded allocation looks at the installed action and,
+ *    if the program replaced KFENCE's, gives it a slot and installs that
+ *    slot's entry (the re-check).
  */
 #define _GNU_SOURCE
 #include "kfence_internal.h"
 
 #include <errno.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #if defined(__aarch64__)
 #include <asm/sigcontext.h>
 #endif
 
 /*
- * Protects prev_action against concurrent updates (sigaction() calls, the
- * re-check). The handler uses it without the lock: it cannot wait for a
- * lock that the thread it interrupted may hold.
+ * Serialises the slots' growth and the entries KFENCE installs outside the
+ * handler (the re-check; the program's sigaction() calls in the LD_PRELOAD
+ * build). Held with every signal blocked: a signal handler may call
+ * sigaction(), which the LD_PRELOAD build routes here, so none may run on a
+ * thread holding it. Taken under kfence_report_lock (a report callback may
+ * call sigaction()), never the other way round. fork() takes it (core.c),
+ * so no child starts with it held; nothing under it is a cancellation
+ * point. The SIGSEGV handler never takes it: it reads slots already
+ * published and installs with single sigaction() calls, racing with the
+ * holder as any thread calling sigaction() would.
  */
 static pthread_mutex_t kfence_sigaction_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct sigaction prev_action;
-static atomic_bool installed;
+static sigset_t fork_saved_mask; /* the forking thread's, under the lock */
+
+static void handle_sigsegv(int sig, siginfo_t *info, void *uc, unsigned slot);
+
+/* The entries: handle_sigsegv() for slot j under the name entry_j. */
+#define KFENCE_FAULT_ENTRIES(X)                                                \
+  X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13)    \
+  X(14) X(15) X(16) X(17) X(18) X(19) X(20) X(21) X(22) X(23) X(24) X(25)      \
+  X(26) X(27) X(28) X(29) X(30) X(31)
+#define ENTRY(j)                                                               \
+  static void entry_##j(int sig, siginfo_t *info, void *uc) {                  \
+    handle_sigsegv(sig, info, uc, j);                                          \
+  }
+KFENCE_FAULT_ENTRIES(ENTRY)
+#undef ENTRY
+#define ENTRY(j) entry_##j,
+static void (*const entries[])(int, siginfo_t *, void *) = {
+    KFENCE_FAULT_ENTRIES(ENTRY)};
+#undef ENTRY
+#define KFENCE_FAULT_SLOTS (sizeof(entries) / sizeof(entries[0]))
+
+/*
+ * The program's actions KFENCE has stood in front of, in the order it met
+ * them; slot 0 holds the one installed when KFENCE started. Append-only: a
+ * slot never changes once counted in nr_slots (release), so the handler
+ * reads published slots without the lock. An action met again gets its slot
+ * back, so a program switching between a few actions uses a few slots.
+ */
+static struct sigaction slots[KFENCE_FAULT_SLOTS];
+static atomic_uint nr_slots;
 
 #if defined(__aarch64__)
 /*
@@ -121,102 +169,288 @@ static bool fault_is_write(const ucontext_t *uc) {
 #endif
 }
 
-/* Hand a signal that is not KFENCE's to the program's action. */
-static void chain(int sig, siginfo_t *info, void *ctx) {
-  struct sigaction prev = prev_action;
-  if (prev.sa_flags & SA_RESETHAND) {
-    /* Unlocked: see kfence_sigaction_lock. A sigaction() racing with the
-     * fault is ordered arbitrarily, as the kernel would do. */
-    prev_action.sa_handler = SIG_DFL;
-    prev_action.sa_flags &= ~SA_SIGINFO;
-  }
-  if (!(prev.sa_flags & SA_SIGINFO) &&
-      (prev.sa_handler == SIG_DFL || prev.sa_handler == SIG_IGN)) {
-    /* A kernel-made fault cannot be ignored either: die of it as if we
-     * had never been there. Returning re-executes the faulting access,
-     * so the core dump shows the original fault. */
-    struct sigaction dfl;
-    memset(&dfl, 0, sizeof(dfl));
-    dfl.sa_handler = SIG_DFL;
-    sigemptyset(&dfl.sa_mask);
-    kfence_libc_sigaction(sig, &dfl, NULL);
-    atomic_store(&installed, false);
-    if (info->si_code <= 0)
-      raise(sig);
-    return;
-  }
-  /* Run it under the mask its own sigaction() asked for. */
-  sigset_t mask, old;
-  pthread_sigmask(SIG_BLOCK, &prev.sa_mask, &old);
-  pthread_sigmask(SIG_BLOCK, NULL, &mask);
-  if (prev.sa_flags & SA_NODEFER)
-    sigdelset(&mask, sig);
-  pthread_sigmask(SIG_SETMASK, &mask, NULL);
-  if (prev.sa_flags & SA_SIGINFO)
-    prev.sa_sigaction(sig, info, ctx);
-  else
-    prev.sa_handler(sig);
-  pthread_sigmask(SIG_SETMASK, &old, NULL);
-}
-
-static void handle_sigsegv(int sig, siginfo_t *info, void *ctx) {
-  int saved_errno = errno;
-  /* si_code > 0: a fault the kernel raised, not a kill() or raise(). */
-  if (info->si_code > 0) {
-    if (kfence_handle_page_fault((uintptr_t)info->si_addr, fault_is_write(ctx),
-                                 ctx)) {
-      errno = saved_errno;
-      return;
-    }
-    kfence_report_libc_crash(ctx);
-  }
-  errno = saved_errno;
-  chain(sig, info, ctx);
-}
-
-static bool is_ours(const struct sigaction *sa) {
-  return (sa->sa_flags & SA_SIGINFO) && sa->sa_sigaction == handle_sigsegv;
+/* The slot whose entry @sa installs; -1 if @sa is not one of ours. */
+static int entry_slot(const struct sigaction *sa) {
+  if (sa->sa_flags & SA_SIGINFO)
+    for (unsigned j = 0; j < KFENCE_FAULT_SLOTS; j++)
+      if (sa->sa_sigaction == entries[j])
+        return (int)j;
+  return -1;
 }
 
 /* SA_ONSTACK: a program that catches stack overflows on an alternate stack
  * still gets them there. */
+static int install_entry(unsigned j, struct sigaction *replaced) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof(sa));
+  sa.sa_sigaction = entries[j];
+  sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
+  sigemptyset(&sa.sa_mask);
+  return kfence_libc_sigaction(SIGSEGV, &sa, replaced);
+}
+
+static void default_action(struct sigaction *dfl) {
+  memset(dfl, 0, sizeof(*dfl));
+  dfl->sa_handler = SIG_DFL;
+  sigemptyset(&dfl->sa_mask);
+}
+
+static void install_default(void) {
+  struct sigaction dfl;
+  default_action(&dfl);
+  kfence_libc_sigaction(SIGSEGV, &dfl, NULL);
+}
+
+/* The flags that make an action what it is (the C library adds
+ * SA_RESTORER to what it installs). */
+#define ACTION_FLAGS                                                           \
+  (SA_SIGINFO | SA_ONSTACK | SA_RESTART | SA_NODEFER | SA_RESETHAND |          \
+   SA_NOCLDSTOP | SA_NOCLDWAIT)
+
+static bool same_action(const struct sigaction *a, const struct sigaction *b) {
+  if (a->sa_handler != b->sa_handler ||
+      ((a->sa_flags ^ b->sa_flags) & ACTION_FLAGS))
+    return false;
+  for (int s = 1; s < NSIG; s++)
+    if (sigismember(&a->sa_mask, s) != sigismember(&b->sa_mask, s))
+      return false;
+  return true;
+}
+
+/* Under kfence_sigaction_lock: the slot holding @act, given one if it has
+ * none; -1 if every slot is taken. */
+static int slot_for(const struct sigaction *act) {
+  unsigned n = atomic_load_explicit(&nr_slots, memory_order_relaxed);
+  for (unsigned j = 0; j < n; j++)
+    if (same_action(&slots[j], act))
+      return (int)j;
+  if (n == KFENCE_FAULT_SLOTS)
+    return -1;
+  slots[n] = *act;
+  atomic_store_explicit(&nr_slots, n + 1, memory_order_release);
+  return (int)n;
+}
+
+/* Under kfence_sigaction_lock: slot_for(), and for an action with
+ * SA_RESETHAND a slot holding SIG_DFL first, which reset_to_default()
+ * installs from the handler, where it cannot take a slot. */
+static int take_slot(const struct sigaction *act) {
+  if (act->sa_flags & SA_RESETHAND) {
+    struct sigaction dfl;
+    default_action(&dfl);
+    if (slot_for(&dfl) < 0)
+      return -1;
+  }
+  return slot_for(act);
+}
+
+/*
+ * The default action, which kills. Installed, so that returning re-executes
+ * the faulting access and the program dies of the original fault, with its
+ * siginfo. A signal that was sent (si_code <= 0) does not come back by
+ * itself: it is sent again, with its siginfo, to this thread, and delivered
+ * when the handler returns and unblocks it.
+ */
+static void die_by_default(int sig, siginfo_t *info) {
+  install_default();
+  if (info->si_code <= 0 &&
+      syscall(SYS_rt_tgsigqueueinfo, getpid(), (pid_t)syscall(SYS_gettid),
+              sig, info) != 0)
+    raise(sig);
+}
+
+/*
+ * SA_RESETHAND: the kernel delivered the signal to slot @j's action, which
+ * is reset to SIG_DFL: install the entry of a slot holding SIG_DFL
+ * (take_slot() made one). Not if entry @j is not what is installed: a
+ * handler of the program's called it, and the reset already happened to
+ * that handler's action.
+ */
+static void reset_to_default(unsigned j) {
+  struct sigaction now;
+  if (kfence_libc_sigaction(SIGSEGV, NULL, &now) != 0 ||
+      entry_slot(&now) != (int)j)
+    return;
+  unsigned n = atomic_load_explicit(&nr_slots, memory_order_acquire);
+  for (unsigned k = 0; k < n; k++)
+    if (slots[k].sa_handler == SIG_DFL) {
+      install_entry(k, NULL);
+      return;
+    }
+}
+
+/*
+ * Hand a signal that is not KFENCE's to slot @j's action, as the kernel
+ * would have: SIG_IGN discards what was sent and, like SIG_DFL, kills for a
+ * fault (which cannot be ignored); a handler runs under the mask its own
+ * sigaction() asked for, and is reset if it asked for SA_RESETHAND and the
+ * kernel @delivered the signal through entry @j.
+ */
+static void run_action(int sig, siginfo_t *info, void *uc, unsigned j,
+                       bool delivered) {
+  /* Entry j was installed after slot j was published: this load sees it
+   * and orders the read of the slot after it. */
+  if (j >= atomic_load_explicit(&nr_slots, memory_order_acquire)) {
+    die_by_default(sig, info);
+    return;
+  }
+  const struct sigaction *act = &slots[j];
+  if (act->sa_handler == SIG_IGN && info->si_code <= 0)
+    return;
+  if (act->sa_handler == SIG_DFL || act->sa_handler == SIG_IGN) {
+    die_by_default(sig, info);
+    return;
+  }
+  if (delivered && (act->sa_flags & SA_RESETHAND))
+    reset_to_default(j);
+  sigset_t mask, old;
+  pthread_sigmask(SIG_BLOCK, &act->sa_mask, &old);
+  pthread_sigmask(SIG_BLOCK, NULL, &mask);
+  if (act->sa_flags & SA_NODEFER)
+    sigdelset(&mask, sig);
+  pthread_sigmask(SIG_SETMASK, &mask, NULL);
+  if (act->sa_flags & SA_SIGINFO)
+    act->sa_sigaction(sig, info, uc);
+  else
+    act->sa_handler(sig);
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+/*
+ * The signal this thread's handler is handing to the program's actions,
+ * while it does. An action that chains to the one it replaced calls one of
+ * our entries with the same siginfo or context, on the same stack, below
+ * the frame of the handler that called it: that call continues the chain.
+ * The signal is not looked at again, and an action this chain already ran
+ * is not run again (a handler that installs itself anew sees an entry
+ * standing for itself as the action it replaced): the default action runs
+ * instead. Any other entry into the handler is a new signal, with its own
+ * siginfo and context. If the program jumped out of a chain (siglongjmp)
+ * and a signal comes at the same depth, its siginfo and context lie where
+ * the stale ones did, but the handler's frame is no deeper than the one
+ * recorded; if a handler of the program's gets it first and calls an
+ * entry, the frame is deeper, but the siginfo (code, address) differs
+ * unless it is the same fault again.
+ */
+struct chain {
+  const siginfo_t *info;
+  const void *uc;
+  uintptr_t frame;
+  int code;
+  void *addr;
+  uint32_t ran; /* slots whose actions it has run */
+};
+_Static_assert(KFENCE_FAULT_SLOTS <= 32, "a bit of chain.ran per slot");
+static __thread struct chain chain_now
+    __attribute__((tls_model("initial-exec")));
+
+/* noinline: one copy behind all the entries. */
+__attribute__((noinline)) static void
+handle_sigsegv(int sig, siginfo_t *info, void *uc, unsigned slot) {
+  int saved_errno = errno;
+  uintptr_t frame = (uintptr_t)__builtin_frame_address(0);
+  struct chain outer = chain_now;
+  bool chained = outer.ran && (info == outer.info || uc == outer.uc) &&
+                 frame < outer.frame && info->si_code == outer.code &&
+                 info->si_addr == outer.addr;
+  if (!chained) {
+    /* si_code > 0: a fault the kernel raised, not a kill() or raise(). */
+    if (info->si_code > 0) {
+      if (kfence_handle_page_fault((uintptr_t)info->si_addr,
+                                   fault_is_write(uc), uc)) {
+        errno = saved_errno;
+        return;
+      }
+      kfence_report_libc_crash(uc);
+    }
+    chain_now = (struct chain){.info = info,
+                               .uc = uc,
+                               .frame = frame,
+                               .code = info->si_code,
+                               .addr = info->si_addr};
+  }
+  if (chain_now.ran & (1u << slot)) {
+    die_by_default(sig, info);
+  } else {
+    chain_now.ran |= 1u << slot;
+    run_action(sig, info, uc, slot, !chained);
+  }
+  chain_now = outer;
+  errno = saved_errno;
+}
+
+/*
+ * Under kfence_sigaction_lock: stand in front of the action installed now,
+ * installing the entry of its slot. A program's sigaction() between the
+ * look and the install shows as the action the install replaced, which is
+ * taken in turn. With every slot taken, the program's action stays
+ * installed and reaches KFENCE's handler only by chaining to it.
+ */
 static void take_sigsegv(void) {
-  struct sigaction ours, old;
-  memset(&ours, 0, sizeof(ours));
-  ours.sa_sigaction = handle_sigsegv;
-  ours.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
-  sigemptyset(&ours.sa_mask);
-  if (kfence_libc_sigaction(SIGSEGV, &ours, &old) == 0) {
-    if (!is_ours(&old))
-      prev_action = old;
-    atomic_store(&installed, true);
+  struct sigaction now, replaced;
+  if (kfence_libc_sigaction(SIGSEGV, NULL, &now) != 0)
+    return;
+  while (entry_slot(&now) < 0) {
+    int j = take_slot(&now);
+    if (j < 0 || install_entry(j, &replaced) != 0 ||
+        same_action(&replaced, &now))
+      return;
+    now = replaced;
   }
 }
 
-void kfence_fault_install(void) {
+static void lock(sigset_t *saved) {
+  sigset_t all;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, saved);
   pthread_mutex_lock(&kfence_sigaction_lock);
-  take_sigsegv();
+}
+
+static void unlock(const sigset_t *saved) {
   pthread_mutex_unlock(&kfence_sigaction_lock);
+  pthread_sigmask(SIG_SETMASK, saved, NULL);
+}
+
+void kfence_fault_install(void) {
+  sigset_t saved;
+  lock(&saved);
+  take_sigsegv();
+  unlock(&saved);
 }
 
 void kfence_fault_recheck(void) {
-  struct sigaction cur;
-  if (kfence_libc_sigaction(SIGSEGV, NULL, &cur) != 0 || is_ours(&cur))
+  struct sigaction now;
+  if (kfence_libc_sigaction(SIGSEGV, NULL, &now) != 0 || entry_slot(&now) >= 0)
     return;
-  pthread_mutex_lock(&kfence_sigaction_lock);
-  take_sigsegv();
-  pthread_mutex_unlock(&kfence_sigaction_lock);
+  kfence_fault_install();
 }
 
-int kfence_fault_virtual_sigaction(int signum, const struct sigaction *act,
-                                   struct sigaction *oldact) {
-  if (signum != SIGSEGV || !atomic_load(&installed))
-    return -1;
-  pthread_mutex_lock(&kfence_sigaction_lock);
-  if (oldact)
-    *oldact = prev_action;
-  if (act)
-    prev_action = *act;
-  pthread_mutex_unlock(&kfence_sigaction_lock);
-  return 0;
+int kfence_fault_sigaction(const struct sigaction *act,
+                           struct sigaction *oldact) {
+  sigset_t saved;
+  lock(&saved);
+  struct sigaction now;
+  int ret = kfence_libc_sigaction(SIGSEGV, NULL, &now);
+  int j = ret == 0 ? entry_slot(&now) : -1;
+  if (j < 0) {
+    ret = kfence_libc_sigaction(SIGSEGV, act, oldact);
+  } else {
+    struct sigaction old = slots[j];
+    if (act) {
+      int k = take_slot(act);
+      ret = k >= 0 ? install_entry(k, NULL)
+                   : kfence_libc_sigaction(SIGSEGV, act, NULL);
+    }
+    if (oldact && ret == 0)
+      *oldact = old;
+  }
+  unlock(&saved);
+  return ret;
+}
+
+void kfence_fault_before_fork(void) { lock(&fork_saved_mask); }
+
+void kfence_fault_after_fork(void) {
+  sigset_t saved = fork_saved_mask;
+  unlock(&saved);
 }

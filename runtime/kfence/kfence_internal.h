@@ -220,18 +220,21 @@ size_t kfence_fault_registers(const ucontext_t *uc, uintptr_t *out,
 
 void kfence_fault_install(void) KFENCE_HIDDEN;
 /*
- * Re-take SIGSEGV if the program replaced our handler since the last look.
- * Called for each guarded allocation (one syscall): a handler installed
- * later is chained from the next guarded allocation on.
+ * Stand in front of SIGSEGV again if the program replaced KFENCE's handler
+ * since the last look. Called for each guarded allocation (one syscall): a
+ * handler installed later is chained from the next guarded allocation on.
  */
 void kfence_fault_recheck(void) KFENCE_HIDDEN;
 /*
- * sigaction() as the program sees it in the LD_PRELOAD build: SIGSEGV
- * actions are recorded as the one to chain to, not installed over ours.
- * Returns -1 if @signum is not virtualised (the caller does the real call).
+ * sigaction(SIGSEGV) as the program sees it in the LD_PRELOAD build: while
+ * KFENCE's handler is installed, the action reported and the one set are
+ * the program's, which KFENCE's handler stands in front of.
  */
-int kfence_fault_virtual_sigaction(int signum, const struct sigaction *act,
-                                   struct sigaction *oldact) KFENCE_HIDDEN;
+int kfence_fault_sigaction(const struct sigaction *act,
+                           struct sigaction *oldact) KFENCE_HIDDEN;
+/* Around fork(): the child must not start with the sigaction lock held. */
+void kfence_fault_before_fork(void) KFENCE_HIDDEN;
+void kfence_fault_after_fork(void) KFENCE_HIDDEN;
 
 /* ---- the C library behind the hooks (hooks.c) --------------------------- */
 

@@ -134,8 +134,9 @@ struct kfence_libc kfence_libc = {
 };
 
 int sigaction(int signum, const struct sigaction *act, struct sigaction *oldact) {
-  int done = kfence_fault_virtual_sigaction(signum, act, oldact);
-  return done >= 0 ? done : kfence_libc_sigaction(signum, act, oldact);
+  if (signum == SIGSEGV)
+    return kfence_fault_sigaction(act, oldact);
+  return kfence_libc_sigaction(signum, act, oldact);
 }
 
 /* glibc's signal(): BSD semantics, through the interposed sigaction(). */
