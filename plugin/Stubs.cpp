@@ -10,7 +10,7 @@
 // The name is a hidden alias, not a stub function that tail-calls the
 // static. An alias costs no code: a stub was one function more to optimise
 // and compile per entry, 6% of compiling drivers/pci/quirks.c with its 682
-// fixups (docs/performance.md). And it is at least as safe:
+// fixups (bench/plugin/RESULTS.md). And it is at least as safe:
 //  - it follows the static through every rename, promotion and partition
 //    (SplitModule keeps an alias with its aliasee), as the stub's call did;
 //  - it is an address use, so no pass changes the static's signature
