@@ -24,6 +24,10 @@
 
 #include <string>
 
+namespace llvm {
+class MCSymbol;
+}
+
 namespace klto::compat {
 
 /// The module's target triple as written in it: a std::string up to LLVM
@@ -55,6 +59,18 @@ std::string fileScopeAsmString(const FileScopeAsmDecl &D) {
   return D.getAsmString();
 #else
   return D.getAsmString()->getString().str();
+#endif
+}
+
+/// The symbol an entry of MCContext::getSymbols() names, or null: the
+/// entry's value up to LLVM 18, its MCSymbolTableEntry's Symbol from 19 on.
+/// A template, so that this header needs no MC header.
+template <typename SymbolTableEntry>
+const llvm::MCSymbol *symbolOf(const SymbolTableEntry &E) {
+#if LLVM_VERSION_MAJOR >= 19
+  return E.getValue().Symbol;
+#else
+  return E.getValue();
 #endif
 }
 
