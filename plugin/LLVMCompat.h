@@ -12,6 +12,7 @@
 
 #include "llvm/Config/llvm-config.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/TargetParser/Triple.h"
 
@@ -71,6 +72,17 @@ const llvm::MCSymbol *symbolOf(const SymbolTableEntry &E) {
   return E.getValue().Symbol;
 #else
   return E.getValue();
+#endif
+}
+
+/// Branch weights for a condition that is rarely true: MDBuilder has them
+/// from LLVM 19 on; before, the same weights (BranchProbabilityInfo's
+/// unreachable-not-taken weight, 2^20 - 1 to 1) are spelled out.
+inline llvm::MDNode *unlikelyBranchWeights(llvm::LLVMContext &Ctx) {
+#if LLVM_VERSION_MAJOR >= 19
+  return llvm::MDBuilder(Ctx).createUnlikelyBranchWeights();
+#else
+  return llvm::MDBuilder(Ctx).createBranchWeights(1, (1U << 20) - 1);
 #endif
 }
 
