@@ -49,8 +49,18 @@ opts=(-o "Dir::Etc::sourcelist=$list" -o "Dir::Etc::sourceparts=$apt_dir/parts"
 apt-get "${opts[@]}" update >"$apt_dir/update.log" 2>&1 ||
   { cat "$apt_dir/update.log" >&2; exit 1; }
 cd "$dir"
-apt-get "${opts[@]}" source --download-only "llvm-toolchain-$major=$version" \
-  >"$apt_dir/source.log" 2>&1 || { cat "$apt_dir/source.log" >&2; exit 1; }
+# Only the upstream tarball is used. apt checks each file against the
+# archive's Sources index before it keeps it, so a tarball that is there is
+# whole even when another file of the source package (some mirrors lack a
+# stable update's .dsc) failed.
+if ! apt-get "${opts[@]}" source --download-only "llvm-toolchain-$major=$version" \
+     >"$apt_dir/source.log" 2>&1; then
+  if ! ls "llvm-toolchain-${major}_"*.orig.tar.* >/dev/null 2>&1; then
+    cat "$apt_dir/source.log" >&2
+    exit 1
+  fi
+  echo "note: apt-get source failed for part of llvm-toolchain-$major=$version (see $apt_dir/source.log); its upstream tarball, all that is used, was fetched" >&2
+fi
 orig=$(ls "llvm-toolchain-${major}_"*.orig.tar.* | head -n 1)
 # Only lld/ is needed: the tarball holds all of LLVM.
 tar -xf "$orig" --wildcards --strip-components=1 '*/lld/test' '*/lld/ELF/Options.td' '*/lld/ELF/Driver.cpp' '*/lld/ELF/DriverUtils.cpp' '*/lld/ELF/LinkerScript.cpp' '*/lld/ELF/ScriptParser.cpp' '*/lld/ELF/Writer.cpp' '*/lld/ELF/LTO.cpp' '*/lld/ELF/MarkLive.cpp'

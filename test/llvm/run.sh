@@ -126,7 +126,7 @@ in_root() { chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root 
 
 # LLVM N and the tools and libraries the lit suite uses (as the README's
 # first command installs them on Debian 12, with Debian 13's names).
-pkgs="cmake ninja-build python3 make file man-db strace libc6-dev
+pkgs="cmake ninja-build python3 make file man-db strace libc6-dev xz-utils
   clang-$major lld-$major llvm-$major-dev llvm-$major-tools libclang-$major-dev
   liblld-$major-dev libclang-rt-$major-dev
   qemu-user libc6-dev-arm64-cross libgcc-14-dev-arm64-cross
