@@ -100,6 +100,7 @@ have_zstd=$(cmake_bool LLVM_ENABLE_ZSTD)
 have_libxml2=$(cmake_bool LLVM_ENABLE_LIBXML2)
 have_dia_sdk=$(cmake_bool LLVM_ENABLE_DIA_SDK)
 has_plugins=$(cmake_bool LLVM_ENABLE_PLUGINS)
+enable_threads=$(cmake_bool LLVM_ENABLE_THREADS)
 
 # The tools the suite runs as ld.lld. Every mode goes through the same kind
 # of wrapper, so stock also shows whether the wrapping itself breaks a test.
@@ -168,6 +169,8 @@ config.ld_lld_default_mingw = False
 config.build_examples = False
 config.has_plugins = $has_plugins
 config.linked_bye_extension = False
+# Read by LLD 22's lit.cfg.py (REQUIRES: thread_support).
+config.enable_threads = $enable_threads
 
 import lit.llvm
 lit.llvm.initialize(lit_config, config)

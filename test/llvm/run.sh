@@ -116,9 +116,26 @@ Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 EOF
 fi
 cp /etc/resolv.conf "$root/etc/resolv.conf"
+# The root is a mount point of its own, so that unshare --mount works in it
+# (test/lld-suite/run.sh gives lit a private /dev/null that way), and has a
+# /dev of its own: nothing a test does to a device node reaches this
+# machine's /dev.
+bind "$root" "$root"
 mount -t proc proc "$root/proc"
 mounted+=("$root/proc")
-bind /dev "$root/dev"
+mount -t tmpfs -o mode=755,size=64m klto-dev "$root/dev"
+mounted+=("$root/dev")
+for node in null:1:3 zero:1:5 full:1:7 random:1:8 urandom:1:9 tty:5:0; do
+  IFS=: read -r name maj min <<<"$node"
+  mknod -m 666 "$root/dev/$name" c "$maj" "$min"
+done
+ln -s /proc/self/fd "$root/dev/fd"
+ln -s /proc/self/fd/0 "$root/dev/stdin"
+ln -s /proc/self/fd/1 "$root/dev/stdout"
+ln -s /proc/self/fd/2 "$root/dev/stderr"
+mkdir -p "$root/dev/shm" "$root/dev/pts"
+mount -t tmpfs -o mode=1777 klto-shm "$root/dev/shm"
+mounted+=("$root/dev/shm")
 bind "$src" "$root/klto" ro
 mkdir -p "$root/build"
 in_root() { chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
