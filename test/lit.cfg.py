@@ -61,6 +61,15 @@ except OSError:
 for backend, feature in (("x86-64", "x86"), ("aarch64", "aarch64"), ("arm", "arm")):
     if re.search(r"^\s+%s\s+-" % re.escape(backend), llc, re.M):
         config.available_features.add(feature + "-registered-target")
+# LLD's options that not every supported major has: --default-script (-dT)
+# came with LLD 19.
+try:
+    lld_help = subprocess.run([stock_ld, "--help"], capture_output=True,
+                              text=True).stdout
+except OSError:
+    lld_help = ""
+if "--default-script" in lld_help:
+    config.available_features.add("lld-default-script")
 if hasattr(os, "geteuid") and os.geteuid() == 0:
     config.available_features.add("root")
 if os.path.exists(klto_ld):
