@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 #include "AsmSymbols.h"
 #include "AsmTemplate.h"
+#include "LLVMCompat.h"
 
 #include "klto/LLVMAdapter.h"
 #include "klto/asmrewrite.h"
@@ -137,7 +138,7 @@ public:
   std::vector<AsmSymbolReader::Reference> references() const {
     std::vector<AsmSymbolReader::Reference> Refs;
     for (const auto &E : Ctx->getSymbols()) {
-      const MCSymbol *S = E.getValue().Symbol;
+      const MCSymbol *S = compat::symbolOf(E);
       StringRef Name = E.getKey();
       if (!S || Name.empty() || S->isTemporary() ||
           Name.starts_with(StandInPrefix) || FromModuleAsm.contains(Name) ||

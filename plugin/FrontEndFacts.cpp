@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "FrontEndFacts.h"
+#include "LLVMCompat.h"
 
 #include "klto/LLVMAdapter.h"
 #include "klto/naming.h"
@@ -56,7 +57,7 @@ private:
     }
     SourceManager &SM = CI.getSourceManager();
     if (auto *AD = dyn_cast<FileScopeAsmDecl>(D)) {
-      add({SourceDecl::AsmStatement, "", AD->getAsmString()->getString().str(),
+      add({SourceDecl::AsmStatement, "", compat::fileScopeAsmString(*AD),
            SM.getExpansionLineNumber(AD->getAsmLoc())},
           AD->getAsmLoc());
       return;

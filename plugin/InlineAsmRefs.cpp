@@ -20,6 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "InlineAsmRefs.h"
+#include "LLVMCompat.h"
 #include "AsmSymbols.h"
 #include "Stubs.h"
 
@@ -103,13 +104,13 @@ void keepNamesTheIRHas(NamingContext &Ctx, ArrayRef<CallBase *> Calls,
                        SmallVectorImpl<GlobalValue *> &Keep) {
   Module &M = Ctx.M;
   klto_asm_dialect Dialect =
-      klto_asm_dialect_for_triple(M.getTargetTriple().c_str());
+      klto_asm_dialect_for_triple(compat::targetTriple(M).c_str());
   StringSet<> Names;
   auto Collect = [](void *P, klto_str Name) {
     static_cast<StringSet<> *>(P)->insert(StringRef(Name.p, Name.n));
   };
   for (CallBase *CB : Calls) {
-    const std::string &S = asmOf(*CB).getAsmString();
+    StringRef S = asmOf(*CB).getAsmString();
     klto_asm_operand_names(S.data(), S.size(), Dialect, true, Collect, &Names);
   }
   for (const auto &E : Names)
@@ -149,10 +150,10 @@ void renameStaticInAsm(NamingContext &Ctx, ArrayRef<CallBase *> Calls,
   klto_format_stub(Alias.data(), Alias.size() + 1, {}, {}, ModName, Name);
   Keep.push_back(getOrCreateStableName(GV, Alias));
   klto_asm_dialect Dialect =
-      klto_asm_dialect_for_triple(M.getTargetTriple().c_str());
+      klto_asm_dialect_for_triple(compat::targetTriple(M).c_str());
   for (CallBase *CB : Calls) {
     InlineAsm *IA = &asmOf(*CB);
-    const std::string &S = IA->getAsmString();
+    StringRef S = IA->getAsmString();
     klto_buf Out = {nullptr, 0, 0};
     long N = klto_asm_rename_symbol(S.data(), S.size(), Dialect, true, Name,
                                     toKStr(Alias), &Out);

@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "KfenceHooks.h"
+#include "LLVMCompat.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringMap.h"
@@ -151,7 +152,7 @@ static CallInst *splitCall(CallInst *CI, Value *Slow, FunctionCallee SlowFn,
   Instruction *SlowTerm, *FastTerm;
   SplitBlockAndInsertIfThenElse(
       Slow, CI, &SlowTerm, &FastTerm,
-      MDBuilder(CI->getContext()).createUnlikelyBranchWeights());
+      compat::unlikelyBranchWeights(CI->getContext()));
   SmallVector<Value *, 2> Args(CI->args());
   IRBuilder<> SB(SlowTerm), FB(FastTerm);
   CallInst *SlowCall = SB.CreateCall(SlowFn, Args);

@@ -36,11 +36,13 @@ public:
       }
       return;
     }
-    // The problems are all about asm, and LLVM 19 has no generic
+    // The problems are all about asm, and LLVM before 20 has no generic
     // diagnostic class: the inline-asm one prints the message as given.
+    // Location cookie 0 is "no source line", the only form of its
+    // constructor every LLVM from 17 to 22 has.
     Twine T(Text);
-    Ctx.diagnose(
-        DiagnosticInfoInlineAsm(T, L == Level::Error ? DS_Error : DS_Warning));
+    Ctx.diagnose(DiagnosticInfoInlineAsm(
+        0, T, L == Level::Error ? DS_Error : DS_Warning));
   }
 
 private:

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ModuleAsm.h"
+#include "LLVMCompat.h"
 #include "Stubs.h"
 
 #include "llvm/Transforms/Utils/ModuleUtils.h"
@@ -22,7 +23,7 @@ using namespace llvm;
 namespace klto {
 
 ModuleAsmRewriter::ModuleAsmRewriter(NamingContext &Ctx) : Ctx(Ctx) {
-  Opts.dialect = klto_asm_dialect_for_triple(Ctx.M.getTargetTriple().c_str());
+  Opts.dialect = klto_asm_dialect_for_triple(compat::targetTriple(Ctx.M).c_str());
   Opts.modname = toKStr(Ctx.ModName);
   Opts.tables = Ctx.tables();
   Opts.stubs = Ctx.Opts.Stubs;

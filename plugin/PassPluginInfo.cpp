@@ -10,7 +10,7 @@
 #include "KltoPass.h"
 
 #include "llvm/Passes/PassBuilder.h"
-#include "llvm/Passes/PassPlugin.h"
+#include "LLVMCompat.h" // PassPlugin.h
 
 using namespace llvm;
 

@@ -1,5 +1,6 @@
-# lit configuration for klto. Every RUN line sees LLVM 19's tools first on
-# PATH, so `FileCheck`, `llvm-readelf` and friends are never the Clang 14 ones.
+# lit configuration for klto. Every RUN line sees the tools of the LLVM klto
+# was built for first on PATH, so `FileCheck`, `llvm-readelf` and friends are
+# never another version's (Debian's plain clang is 14).
 import os
 import re
 import shutil
@@ -15,6 +16,8 @@ config.test_exec_root = os.path.join(config.klto_obj_root, "test")
 
 config.environment["PATH"] = os.pathsep.join(
     [config.llvm_tools_dir, config.klto_bin_dir, config.environment.get("PATH", "/usr/bin:/bin")])
+# klto-kfence-symbolize and the scripts take LLVM's tools from here.
+config.environment["KLTO_LLVM_BINDIR"] = config.llvm_tools_dir
 for var in ("HOME", "TMPDIR"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
@@ -41,6 +44,9 @@ config.substitutions.append(("%klto_build", config.klto_obj_root))
 config.substitutions.append(("%klto_src", config.klto_src_root))
 config.substitutions.append(("%demo", os.path.join(config.klto_src_root, "examples", "demo")))
 config.substitutions.append(("%python", "python3"))
+# The LLVM major klto was built for (17 to 22), for FileCheck -D.
+config.substitutions.append(("%llvm_major", config.llvm_major))
+config.available_features.add("llvm-" + config.llvm_major)
 
 # Tests that run or disassemble host code of one architecture need that
 # host; tests that compile for one (--target=) need its backend.
@@ -55,6 +61,15 @@ except OSError:
 for backend, feature in (("x86-64", "x86"), ("aarch64", "aarch64"), ("arm", "arm")):
     if re.search(r"^\s+%s\s+-" % re.escape(backend), llc, re.M):
         config.available_features.add(feature + "-registered-target")
+# LLD's options that not every supported major has: --default-script (-dT)
+# came with LLD 19.
+try:
+    lld_help = subprocess.run([stock_ld, "--help"], capture_output=True,
+                              text=True).stdout
+except OSError:
+    lld_help = ""
+if "--default-script" in lld_help:
+    config.available_features.add("lld-default-script")
 if hasattr(os, "geteuid") and os.geteuid() == 0:
     config.available_features.add("root")
 if os.path.exists(klto_ld):
@@ -74,20 +89,23 @@ except OSError:
     pass
 # Allocators KFENCE's LD_PRELOAD build is put in front of
 # (test/kfence/other-allocators.c): Debian's libjemalloc2,
-# libtcmalloc-minimal4 and libmimalloc2.0, which the README's first command
-# installs. A feature and a substitution (%libjemalloc, ...) for each
-# library the dynamic loader's cache knows.
+# libtcmalloc-minimal4 and libmimalloc2.0 (Debian 13: libtcmalloc-minimal4t64
+# and libmimalloc3, whose soname is libmimalloc.so.3), which the README's
+# first command installs. A feature, a substitution for its path
+# (%libjemalloc, ...) and one for its file name (%soname_jemalloc, ...) for
+# each library the dynamic loader's cache knows.
 try:
     ld_cache = subprocess.run(["/sbin/ldconfig", "-p"], capture_output=True,
                               text=True).stdout
 except OSError:
     ld_cache = ""
-for feature, soname in (("jemalloc", "libjemalloc.so.2"),
-                        ("tcmalloc", "libtcmalloc_minimal.so.4"),
-                        ("mimalloc", "libmimalloc.so.2")):
+for feature, sonames in (("jemalloc", ("libjemalloc.so.2",)),
+                         ("tcmalloc", ("libtcmalloc_minimal.so.4",)),
+                         ("mimalloc", ("libmimalloc.so.2", "libmimalloc.so.3"))):
     paths = [line.split(" => ")[1].strip() for line in ld_cache.splitlines()
-             if line.strip().startswith(soname + " ") and " => " in line]
+             if line.strip().split(" ")[0] in sonames and " => " in line]
     paths = [p for p in paths if os.path.exists(p)]
     if paths:
         config.available_features.add(feature)
+        config.substitutions.append(("%soname_" + feature, os.path.basename(paths[0])))
         config.substitutions.append(("%lib" + feature, paths[0]))

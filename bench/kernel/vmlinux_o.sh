@@ -14,7 +14,10 @@ set -euo pipefail
 out=$(cd "$1" && pwd)
 build=$(cd "$2" && pwd)
 rounds=${3:-3}
-llvm=/usr/lib/llvm-19/bin
+# The LLVM klto was built for (the build's llvm.env): its ld.lld and llvm-nm.
+# shellcheck source=/dev/null
+. "$build/llvm.env"
+llvm=$KLTO_LLVM_BINDIR
 src=$(sed -n 's/^include \(.*\)\/Makefile$/\1/p' "$out/Makefile")
 perl_script=$src/scripts/generate_initcall_order.pl
 [ -f "$perl_script" ] || { echo "vmlinux_o.sh: cannot find the kernel source of $out" >&2; exit 1; }
@@ -47,9 +50,9 @@ done
 # Entries in layout order: by section name (the table), section index,
 # then offset, so a merged table and klto's renamed sections compare alike.
 order() {
-  python3 - "$1" <<'PY'
+  python3 - "$1" "$llvm" <<'PY'
 import subprocess, sys
-out = subprocess.run(["/usr/lib/llvm-19/bin/llvm-readelf", "-SsW", sys.argv[1]],
+out = subprocess.run([sys.argv[2] + "/llvm-readelf", "-SsW", sys.argv[1]],
                      capture_output=True, text=True, check=True).stdout
 names, syms = {}, []
 for line in out.splitlines():

@@ -42,7 +42,10 @@ for w in $workloads; do
   esac
 done
 kfence=$build/lib/libkfence.so
-scudo=/usr/lib/llvm-19/lib/clang/19/lib/linux/libclang_rt.scudo_standalone-x86_64.so
+# scudo of the LLVM klto was built for (the build's llvm.env).
+# shellcheck source=/dev/null
+. "$build/llvm.env"
+scudo=$("$KLTO_LLVM_BINDIR/clang" -print-file-name=libclang_rt.scudo_standalone-x86_64.so)
 for f in "$kfence" "$scudo" /usr/bin/sqlite3 /usr/bin/perl; do
   [ -e "$f" ] || { echo "programs.sh: $f is missing" >&2; exit 1; }
 done

@@ -16,8 +16,12 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-build}
-clang=/usr/lib/llvm-19/bin/clang
-scudo=/usr/lib/llvm-19/lib/clang/19/lib/linux/libclang_rt.scudo_standalone-x86_64.so
+# The LLVM klto was built for (the build's llvm.env): its clang, ld.lld and
+# scudo.
+# shellcheck source=/dev/null
+. "$build/llvm.env"
+clang=$KLTO_LLVM_BINDIR/clang
+scudo=$("$clang" -print-file-name=libclang_rt.scudo_standalone-x86_64.so)
 rounds=${ROUNDS:-8}
 layouts=${LAYOUTS:-8}
 ops=${OPS:-5000000}
@@ -39,10 +43,10 @@ for l in $(seq 0 $((layouts - 1))); do
   shift_code="-DBENCH_CODE_OFFSET=$((16 * l))"
   $clang -O2 -g $shift_code "$here/malloc_bench.c" -o "$out/plain.$l"
   $clang -O2 -g $shift_code -fplugin="$build/lib/kltoplugin.so" \
-    -fplugin-arg-klto-kfence --ld-path=/usr/lib/llvm-19/bin/ld.lld \
+    -fplugin-arg-klto-kfence --ld-path="$KLTO_LLVM_BINDIR/ld.lld" \
     -L"$build/lib" "$here/malloc_bench.c" -lpthread -o "$out/hooks.$l"
   $clang -O2 -g $shift_code -fplugin="$build/lib/kltoplugin.so" \
-    -fplugin-arg-klto-kfence-runtime=static --ld-path=/usr/lib/llvm-19/bin/ld.lld \
+    -fplugin-arg-klto-kfence-runtime=static --ld-path="$KLTO_LLVM_BINDIR/ld.lld" \
     "$here/malloc_bench.c" -lpthread -o "$out/hooks-static.$l"
   $clang -O2 -g $shift_code -DKLTO_HOOKS -I"$here/../../runtime/kfence/include" \
     "$here/malloc_bench.c" "$build/lib/libkfence.a" -lpthread -o "$out/hooks-call.$l"

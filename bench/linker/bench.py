@@ -32,8 +32,20 @@ import tarfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-LLVM = "/usr/lib/llvm-19/bin"
+# The bin/ of the LLVM klto was built for (main() sets it from llvm.env).
+LLVM = None
 LEVELS = ["1", "4", "6", "6", "7", "6", "4s", "6", "2", "6"]
+
+
+def llvm_bindir(build):
+    """The bin/ of the LLVM the klto build was made for (its llvm.env)."""
+    path = os.path.join(build, "llvm.env")
+    if not os.path.exists(path):
+        sys.exit(f"{path} not found: configure klto first (cmake -B {build})")
+    with open(path) as f:
+        env = dict(line.strip().split("=", 1) for line in f
+                   if "=" in line and not line.startswith("#"))
+    return env["KLTO_LLVM_BINDIR"]
 
 
 def run(cmd, **kw):
@@ -230,6 +242,8 @@ def main():
     ap.add_argument("--links-only", action="store_true",
                     help="only the whole-link table")
     args = ap.parse_args()
+    global LLVM
+    LLVM = llvm_bindir(args.build)
     ld = os.path.join(os.path.abspath(args.build), "bin", "ld.lld")
     sizes = [int(s) for s in args.sizes.split(",")]
     os.makedirs(args.work, exist_ok=True)

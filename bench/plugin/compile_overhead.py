@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Compile-time overhead of kltoplugin.so over plain clang-19.
+"""Compile-time overhead of kltoplugin.so over plain clang (of the LLVM klto was built for).
 
     bench/plugin/compile_overhead.py <build-dir> [--files N] [--rounds R]
                                      [--kernel <built linux tree> [--objs a.o,b.o]]
@@ -28,8 +28,20 @@ import subprocess
 import sys
 import tempfile
 
-CLANG = "/usr/lib/llvm-19/bin/clang"
+# The clang of the LLVM klto was built for (main() sets it from llvm.env).
+CLANG = None
 LEVELS = ["early", "0", "1", "2", "3", "4", "4s", "5", "rootfs", "6", "7", "7s"]
+
+
+def llvm_bindir(build):
+    """The bin/ of the LLVM the klto build was made for (its llvm.env)."""
+    path = os.path.join(build, "llvm.env")
+    if not os.path.exists(path):
+        sys.exit(f"{path} not found: configure klto first (cmake -B {build})")
+    with open(path) as f:
+        env = dict(line.strip().split("=", 1) for line in f
+                   if "=" in line and not line.startswith("#"))
+    return env["KLTO_LLVM_BINDIR"]
 
 
 def generate(root, files, initcalls, fixups, functions):
@@ -156,6 +168,8 @@ def main():
     ap.add_argument("--generated", default="typical,dense",
                     help="generated inputs to measure (typical, dense, or none)")
     args = ap.parse_args()
+    global CLANG
+    CLANG = os.path.join(llvm_bindir(args.build), "clang")
     plugin = os.path.abspath(os.path.join(args.build, "lib", "kltoplugin.so"))
     if not os.path.exists(plugin):
         sys.exit(f"{plugin} not found: build klto first (ninja -C {args.build})")

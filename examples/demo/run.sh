@@ -2,11 +2,15 @@
 # run.sh - builds the demo "kernel" every way and shows what LTO breaks and
 # what klto fixes.
 #
-#   examples/demo/run.sh <build-dir | install-prefix>
+#   examples/demo/run.sh <build-dir | install-prefix [llvm-major]>
 #
 # <build-dir> is klto's CMake build tree; <install-prefix> is where klto was
 # installed (`cmake --install`, or /usr for the Debian package): the demo
-# then uses only the installed plugin and linker from <prefix>/lib/klto.
+# then uses only the installed plugin and linker from
+# <prefix>/lib/klto/llvm-N, N the only LLVM klto is installed for there or
+# the one <llvm-major> names.
+# Either way it compiles and links with the clang and ld.lld of the LLVM
+# that klto was built for, which llvm.env beside the plugin names.
 #
 # For both entry styles Linux uses (function-pointer variables, and PREL32
 # offsets emitted by file-scope asm) the demo is built without LTO (the
@@ -16,9 +20,14 @@
 # ld.lld --kinit-order. Every run's output is compared with the reference.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-tree=$(cd "${1:?usage: $0 <build-dir | install-prefix>}" && pwd)
-llvm=/usr/lib/llvm-19/bin
-installed=$(ls "$tree"/lib/klto/kltoplugin.so "$tree"/lib/*/klto/kltoplugin.so 2>/dev/null | head -n 1)
+tree=$(cd "${1:?usage: $0 <build-dir | install-prefix [llvm-major]>}" && pwd)
+major_glob=${2:-*}
+# shellcheck disable=SC2086
+installed=$(ls "$tree"/lib/klto/llvm-$major_glob/kltoplugin.so "$tree"/lib/*/klto/llvm-$major_glob/kltoplugin.so 2>/dev/null)
+if [ "$(echo "$installed" | wc -l)" -gt 1 ]; then
+  echo "run.sh: klto is installed for several LLVMs in $tree: name one (${installed//$'\n'/ })" >&2
+  exit 1
+fi
 if [ -n "$installed" ]; then
   plugin=$installed
   klto_ld=$(dirname "$installed")/ld.lld
@@ -29,6 +38,16 @@ else
   klto_ld=$tree/bin/ld.lld
   work=$tree/demo
   mkdir -p "$work"
+fi
+llvm_env=$(dirname "$plugin")/llvm.env
+[ -n "$installed" ] || llvm_env=$tree/llvm.env
+if [ -f "$llvm_env" ]; then
+  # shellcheck source=/dev/null
+  . "$llvm_env"
+  llvm=$KLTO_LLVM_BINDIR
+else
+  echo "run.sh: no llvm.env in $tree: configure klto there (cmake) or give the prefix klto was installed to" >&2
+  exit 1
 fi
 cd "$here"
 

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "../AsmSymbols.h"
 #include "../AsmTemplate.h"
+#include "../LLVMCompat.h"
 
 #include "llvm/ADT/StringSet.h"
 #include "llvm/IR/Constants.h"
@@ -68,7 +69,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
 
   LLVMContext Ctx;
   Module M("fuzz", Ctx);
-  M.setTargetTriple(Triples[Target]);
+  klto::compat::setTargetTriple(M, Triples[Target]);
   M.setModuleInlineAsm(ModuleAsm);
   Type *I64 = Type::getInt64Ty(Ctx);
   auto *G = new GlobalVariable(M, I64, false, GlobalValue::ExternalLinkage,

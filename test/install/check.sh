@@ -3,7 +3,12 @@
 # tree `cmake --install` writes, or /usr after `dpkg -i` of the Debian
 # package (.ci/run). Used by test/install.test and by CI.
 #
-#   test/install/check.sh <prefix> [<work-dir>]
+#   test/install/check.sh <prefix> [<work-dir>] [<llvm-major>]
+#
+# <llvm-major> picks one of several kltos installed side by side
+# (lib/klto/llvm-N); without it the prefix must hold exactly one. That
+# klto's llvm.env names the clang everything is built with (clang-N, as a
+# user types it).
 #
 # Builds and runs the demo and the example project (examples/project) with
 # its Makefile, its CMakeLists.txt (find_package(klto)) and klto.cfg, with
@@ -11,18 +16,26 @@
 # build tree. Prints "PASS: <what>" or "FAIL: <what>: <why>" per check, the
 # demo's output to <work-dir>/demo.out, and exits non-zero if any failed.
 set -u
-prefix=$(cd "${1:?usage: $0 <prefix> [<work-dir>]}" && pwd)
+prefix=$(cd "${1:?usage: $0 <prefix> [<work-dir>] [<llvm-major>]}" && pwd)
 work=${2:-$(mktemp -d "${TMPDIR:-/tmp}/klto-check.XXXXXX")}
 mkdir -p "$work"
-clang=clang-19
 failed=0
 
 pass() { echo "PASS: $1"; }
 fail() { echo "FAIL: $1: $2"; failed=1; }
 
-pkglib=$(dirname "$(ls "$prefix"/lib/klto/kltoplugin.so "$prefix"/lib/*/klto/kltoplugin.so 2>/dev/null | head -n 1)")
+major_glob=${3:-*}
+# shellcheck disable=SC2012,SC2086
+plugins=$(ls "$prefix"/lib/klto/llvm-$major_glob/kltoplugin.so "$prefix"/lib/*/klto/llvm-$major_glob/kltoplugin.so 2>/dev/null)
+[ -n "$plugins" ] || { fail layout "no lib/klto/llvm-${3:-N}/kltoplugin.so under $prefix"; exit 1; }
+[ "$(echo "$plugins" | wc -l)" = 1 ] ||
+  { fail layout "several kltos under $prefix: name the LLVM major (${plugins//$'\n'/ })"; exit 1; }
+pkglib=$(dirname "$plugins")
 examples=$prefix/share/doc/klto/examples
-[ -f "$pkglib/kltoplugin.so" ] || { fail layout "no lib/klto/kltoplugin.so under $prefix"; exit 1; }
+# shellcheck source=/dev/null
+. "$pkglib/llvm.env"
+major=$KLTO_LLVM_MAJOR
+clang=clang-$major
 pass "layout: plugin, runtime and linker in ${pkglib#$prefix/}"
 
 # Nothing of the system is shadowed: klto's linker is on PATH only under its
@@ -35,10 +48,10 @@ for ld in ld ld.lld; do
 done
 if [ -n "$shadowing" ]; then
   fail layout "klto's linker is installed as$shadowing in $prefix/bin"
-elif ! "$prefix/bin/klto-ld.lld" --version | grep -q "^klto's ld.lld"; then
-  fail klto-ld.lld "$prefix/bin/klto-ld.lld --version does not name klto"
+elif ! "$prefix/bin/klto-ld.lld-$major" --version | grep -q "^klto's ld.lld: .*LLD $major\."; then
+  fail klto-ld.lld "$prefix/bin/klto-ld.lld-$major --version does not name klto and LLD $major"
 else
-  pass "bin/klto-ld.lld is klto's linker; bin/ shadows no ld"
+  pass "bin/klto-ld.lld-$major is klto's linker for LLD $major; bin/ shadows no ld"
 fi
 
 if MANPATH=$prefix/share/man man -w klto-ld.lld klto-plugin klto-kfence >/dev/null 2>&1; then
@@ -48,7 +61,7 @@ else
 fi
 
 # The demo: every build with klto must behave like the no-LTO reference.
-"$examples/demo/run.sh" "$prefix" >"$work/demo.out" 2>&1
+"$examples/demo/run.sh" "$prefix" "$major" >"$work/demo.out" 2>&1
 klto_runs=$(grep -cE '^  .*(klto plugin|klto ld) ' "$work/demo.out")
 klto_ok=$(grep -E '^  .*(klto plugin|klto ld) ' "$work/demo.out" | grep -c ' ok: ')
 if [ "$klto_runs" -gt 0 ] && [ "$klto_runs" = "$klto_ok" ]; then

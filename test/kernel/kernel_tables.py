@@ -19,12 +19,15 @@ in digits runs into the stub's counter), so builds
 with and without LTO compare equal when they run the same code in the same
 order.
 """
+import os
 import re
 import struct
 import subprocess
 import sys
 
-LLVM = "/usr/lib/llvm-19/bin"
+# The bin/ of the LLVM klto was built for: run.sh exports it from the
+# build's llvm.env.
+LLVM = os.environ.get("KLTO_LLVM_BINDIR", "")
 INITCALL_LEVELS = ["early", "0", "1", "2", "3", "4", "5", "6", "7"]
 PCI_PASSES = ["early", "header", "final", "enable", "resume", "suspend",
               "resume_early", "suspend_late"]
@@ -66,6 +69,8 @@ class Elf:
 
 
 def symbols(path):
+    if not LLVM:
+        sys.exit("kernel_tables.py: set KLTO_LLVM_BINDIR (a klto build's llvm.env has it)")
     out = subprocess.run([f"{LLVM}/llvm-nm", "-n", "--defined-only", path],
                          check=True, capture_output=True, text=True).stdout
     by_name, funcs = {}, {}

@@ -41,7 +41,12 @@ while [ $# -gt 0 ]; do
     *) echo "usage: $0 [--build dir] [--work dir] [--part 1|2|all] [--arch arm64|x86_64|all]" >&2; exit 2 ;;
   esac
 done
-llvm=/usr/lib/llvm-19/bin
+[ -f "$build/llvm.env" ] || { echo "run.sh: $build/llvm.env is missing: configure klto first (cmake -B $build)" >&2; exit 1; }
+# The LLVM klto was built for: its clang, lld and tools build every kernel.
+# shellcheck source=/dev/null
+. "$build/llvm.env"
+export KLTO_LLVM_BINDIR
+llvm=$KLTO_LLVM_BINDIR
 plugin=$build/lib/kltoplugin.so
 klto_ld=$build/bin/ld.lld
 for f in "$plugin" "$klto_ld"; do
@@ -159,7 +164,7 @@ apt_sources_for() {
 
 make_k() { # make_k <out> <make args...>
   local out=$1; shift
-  make -C "$src" O="$out" ARCH="$karch" LLVM=-19 -j"$(nproc)" "$@"
+  make -C "$src" O="$out" ARCH="$karch" LLVM="$llvm/" -j"$(nproc)" "$@"
 }
 
 # configure <out> <pci:0|1> <lto: none|thin|full>

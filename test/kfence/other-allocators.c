@@ -16,7 +16,7 @@
 // RUN: env KFENCE_OPTIONS=sample_rate=2:print_stats_at_exit=1 timeout 20 env LD_PRELOAD="%klto_libdir/libkfence.so %libmimalloc" %t.plain 2>&1 | FileCheck %s --check-prefix=FRONT
 // RUN: env KFENCE_OPTIONS=sample_rate=2:print_stats_at_exit=1 timeout 20 env LD_PRELOAD="%libjemalloc %klto_libdir/libkfence.so" %t.plain 2>&1 | FileCheck %s --check-prefix=BEHIND -DALLOC=libjemalloc.so.2
 // RUN: env KFENCE_OPTIONS=sample_rate=2:print_stats_at_exit=1 timeout 20 env LD_PRELOAD="%libtcmalloc %klto_libdir/libkfence.so" %t.plain 2>&1 | FileCheck %s --check-prefix=BEHIND -DALLOC=libtcmalloc_minimal.so.4
-// RUN: env KFENCE_OPTIONS=sample_rate=2:print_stats_at_exit=1 timeout 20 env LD_PRELOAD="%libmimalloc %klto_libdir/libkfence.so" %t.plain 2>&1 | FileCheck %s --check-prefix=BEHIND -DALLOC=libmimalloc.so.2
+// RUN: env KFENCE_OPTIONS=sample_rate=2:print_stats_at_exit=1 timeout 20 env LD_PRELOAD="%libmimalloc %klto_libdir/libkfence.so" %t.plain 2>&1 | FileCheck %s --check-prefix=BEHIND -DALLOC=%soname_mimalloc
 // RUN: env KFENCE_OPTIONS=sample_rate=2:print_stats_at_exit=1 timeout 20 env LD_PRELOAD=%libjemalloc %t.hooks 2>&1 | FileCheck %s --check-prefix=FRONT
 // The C library's heap does grow without another allocator (the check
 // above can fail).

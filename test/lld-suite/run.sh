@@ -1,17 +1,19 @@
 #!/bin/bash
-# Measures whether klto's ld.lld is a drop-in for LLD 19: runs LLD's own
-# ELF test suite (lld/test/ELF of the release liblld-19-dev was built from,
-# fetched by fetch.sh) once per mode and lists every test that passes with
-# the stock linker but fails with klto's.
+# Measures whether klto's ld.lld is a drop-in for the LLD it was built on
+# (LLD N, N the build's LLVM major): runs LLD's own ELF test suite
+# (lld/test/ELF of the release liblld-N-dev was built from, fetched by
+# fetch.sh) once per mode and lists every test that passes with the stock
+# linker but fails with klto's.
 #
 #   test/lld-suite/run.sh [--build BUILD] [--work DIR] [--modes "stock klto kinit"]
 #                         [--filter REGEX] [-j N]
 #
 # Modes, each a separate lit run over lld/test/ELF:
-#   stock  /usr/lib/llvm-19/bin/ld.lld, the baseline
+#   stock  /usr/lib/llvm-N/bin/ld.lld, the baseline
 #   klto   BUILD/bin/ld.lld as is
 #   kinit  BUILD/bin/ld.lld with --kinit-order as its first argument
-# BUILD is a klto CMake build directory (default: build); DIR holds the
+# BUILD is a klto CMake build directory (default: build), whose llvm.env
+# names the LLVM (its ld.lld, lit and source package); DIR holds the
 # fetched sources, one directory per mode (tools, site config, lit's
 # outputs, lit.log, results.json, failures/) and defaults to
 # BUILD/lld-suite. --filter is lit's (a regex on the test path, e.g.
@@ -24,8 +26,6 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-llvm=/usr/lib/llvm-19
-lit_dir=$llvm/build/utils/lit
 
 usage() { sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; }
 die() { echo "run.sh: $*" >&2; exit 2; }
@@ -51,8 +51,19 @@ for m in $modes; do
   case $m in stock|klto|kinit) ;; *) die "unknown mode '$m' (stock, klto, kinit)" ;; esac
 done
 [ -n "$modes" ] || die "no modes"
-[ -x "$llvm/bin/ld.lld" ] || die "$llvm/bin/ld.lld not found (install lld-19)"
-[ -f "$lit_dir/lit.py" ] || die "$lit_dir/lit.py not found (install llvm-19-tools)"
+[ -f "$build/llvm.env" ] || die "$build/llvm.env not found: configure klto (cmake) first, or pass --build"
+# shellcheck source=/dev/null
+. "$build/llvm.env"
+major=$KLTO_LLVM_MAJOR
+llvm=$(dirname "$KLTO_LLVM_BINDIR")
+[ -x "$llvm/bin/ld.lld" ] || die "$llvm/bin/ld.lld not found (install lld-$major)"
+# lit's package: in build/utils/lit up to LLVM 19's Debian packages, in
+# utils/lit from 20 on.
+lit_dir=
+for d in "$llvm/build/utils/lit" "$llvm/utils/lit"; do
+  if [ -f "$d/lit/main.py" ]; then lit_dir=$d; break; fi
+done
+[ -n "$lit_dir" ] || die "lit not found under $llvm (install llvm-$major-tools)"
 
 case " $modes " in
   *" klto "*|*" kinit "*)
@@ -66,7 +77,7 @@ esac
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
 
-"$here/fetch.sh" "$work"
+"$here/fetch.sh" "$work" "$major"
 src=$work/lld/test
 if [ ! -f "$src/lit.cfg.py" ] || [ ! -d "$src/ELF" ]; then die "fetch.sh left no $src/ELF"; fi
 
@@ -80,7 +91,7 @@ cmake_bool() {
   v=$(sed -n "s/^set($1 \(.*\))\$/\1/p" "$llvm_cmake" | tr -d '"' | head -n 1)
   case ${v^^} in 1|ON|TRUE|YES) echo True ;; *) echo False ;; esac
 }
-[ -f "$llvm_cmake" ] || die "$llvm_cmake not found (install llvm-19-dev)"
+[ -f "$llvm_cmake" ] || die "$llvm_cmake not found (install llvm-$major-dev)"
 host_triple=$("$llvm/bin/llvm-config" --host-target)
 target_triple=$(sed -n 's/^set(LLVM_TARGET_TRIPLE "\(.*\)")$/\1/p' "$llvm_cmake")
 : "${target_triple:=$host_triple}"
@@ -89,6 +100,7 @@ have_zstd=$(cmake_bool LLVM_ENABLE_ZSTD)
 have_libxml2=$(cmake_bool LLVM_ENABLE_LIBXML2)
 have_dia_sdk=$(cmake_bool LLVM_ENABLE_DIA_SDK)
 has_plugins=$(cmake_bool LLVM_ENABLE_PLUGINS)
+enable_threads=$(cmake_bool LLVM_ENABLE_THREADS)
 
 # The tools the suite runs as ld.lld. Every mode goes through the same kind
 # of wrapper, so stock also shows whether the wrapping itself breaks a test.
@@ -157,6 +169,8 @@ config.ld_lld_default_mingw = False
 config.build_examples = False
 config.has_plugins = $has_plugins
 config.linked_bye_extension = False
+# Read by LLD 22's lit.cfg.py (REQUIRES: thread_support).
+config.enable_threads = $enable_threads
 
 import lit.llvm
 lit.llvm.initialize(lit_config, config)
