@@ -31,13 +31,30 @@ size_t kfence_page_size;
 _Atomic int kfence_state;
 __thread bool kfence_in_runtime __attribute__((tls_model("initial-exec")));
 
+int kfence_lock(pthread_mutex_t *lock) {
+  int cancel;
+  pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
+  pthread_mutex_lock(lock);
+  return cancel;
+}
+
+void kfence_unlock(pthread_mutex_t *lock, int cancel) {
+  pthread_mutex_unlock(lock);
+  pthread_setcancelstate(cancel, NULL);
+}
+
 /*
  * Protects kfence_metadata (states, placement, stacks, freelist links),
  * the freelist ends, guard_open and the protection of every pool page.
  * Taken by guarded allocations and frees, the fault handler and the object
  * listing; never held while printing a report or unwinding a stack.
+ * A cancelled thread cannot hold it (kfence_lock); a fork child never finds
+ * it held (before_fork takes it).
  */
 static pthread_mutex_t kfence_pool_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int pool_lock(void) { return kfence_lock(&kfence_pool_lock); }
+static void pool_unlock(int cancel) { kfence_unlock(&kfence_pool_lock, cancel); }
 #define NO_OBJECT UINT32_MAX
 static unsigned freelist_head = NO_OBJECT, freelist_tail = NO_OBJECT;
 /*
@@ -237,13 +254,13 @@ static void *guarded_alloc(size_t size, size_t align, bool zero,
     right = kfence_random() & 1;
   }
 
-  pthread_mutex_lock(&kfence_pool_lock);
+  int cancel = pool_lock();
   bool first_use = next_unused < kfence_opts.num_objects;
   unsigned i = first_use ? next_unused : freelist_head;
   uintptr_t page = i == NO_OBJECT ? 0 : kfence_object_page(i);
   if (i == NO_OBJECT || (first_use && !split_off(i)) ||
       !set_protection(page, true)) {
-    pthread_mutex_unlock(&kfence_pool_lock);
+    pool_unlock(cancel);
     atomic_fetch_add_explicit(&stat_skipped_capacity, 1, memory_order_relaxed);
     return NULL;
   }
@@ -272,7 +289,7 @@ static void *guarded_alloc(size_t size, size_t align, bool zero,
   m->free_track.nr_frames = 0;
   if (zero)
     memset((void *)addr, 0, size);
-  pthread_mutex_unlock(&kfence_pool_lock);
+  pool_unlock(cancel);
 
   atomic_fetch_add_explicit(&stat_allocated, 1, memory_order_relaxed);
   atomic_fetch_add_explicit(&stat_allocs, 1, memory_order_relaxed);
@@ -344,7 +361,7 @@ bool kfence_free_guarded(void *ptr, const void *caller) {
   uint8_t bytes[16], expected[16];
   bool bug = false;
 
-  pthread_mutex_lock(&kfence_pool_lock);
+  int cancel = pool_lock();
   long i = kfence_object_index((uintptr_t)ptr);
   struct kfence_metadata *m = i >= 0 ? &kfence_metadata[i] : NULL;
   if (!m || m->state != KFENCE_OBJECT_ALLOCATED || m->addr != (uintptr_t)ptr) {
@@ -390,7 +407,7 @@ bool kfence_free_guarded(void *ptr, const void *caller) {
     atomic_fetch_sub_explicit(&stat_allocated, 1, memory_order_relaxed);
     atomic_fetch_add_explicit(&stat_frees, 1, memory_order_relaxed);
   }
-  pthread_mutex_unlock(&kfence_pool_lock);
+  pool_unlock(cancel);
 
   if (bug)
     kfence_report_error(&r);
@@ -411,22 +428,22 @@ static long live_object(const void *addr) {
 size_t kfence_ksize(const void *addr) {
   if (!is_kfence_address(addr))
     return 0;
-  pthread_mutex_lock(&kfence_pool_lock);
+  int cancel = pool_lock();
   long i = live_object(addr);
   size_t size = i >= 0 && kfence_metadata[i].addr == (uintptr_t)addr
                     ? kfence_metadata[i].size
                     : 0;
-  pthread_mutex_unlock(&kfence_pool_lock);
+  pool_unlock(cancel);
   return size;
 }
 
 void *kfence_object_start(const void *addr) {
   if (!is_kfence_address(addr))
     return NULL;
-  pthread_mutex_lock(&kfence_pool_lock);
+  int cancel = pool_lock();
   long i = live_object(addr);
   void *start = i >= 0 ? (void *)kfence_metadata[i].addr : NULL;
-  pthread_mutex_unlock(&kfence_pool_lock);
+  pool_unlock(cancel);
   return start;
 }
 
@@ -455,7 +472,7 @@ bool kfence_handle_page_fault(uintptr_t addr, bool is_write,
   uintptr_t page = (uintptr_t)__kfence_pool + page_nr * kfence_page_size;
   bool bug = true, opened = true;
 
-  pthread_mutex_lock(&kfence_pool_lock);
+  int cancel = pool_lock();
   long i = kfence_object_index(addr);
   if (i < 0) {
     /* A guard page: blame the closer of the live neighbours. */
@@ -499,7 +516,7 @@ bool kfence_handle_page_fault(uintptr_t addr, bool is_write,
       break;
     }
   }
-  pthread_mutex_unlock(&kfence_pool_lock);
+  pool_unlock(cancel);
 
   if (bug)
     kfence_report_error(&r);
@@ -552,7 +569,7 @@ void kfence_report_libc_crash(const ucontext_t *uc) {
     return;
   struct kfence_metadata copy;
   long found = -1;
-  pthread_mutex_lock(&kfence_pool_lock);
+  int cancel = pool_lock();
   /* The object's address, or glibc's chunk pointer to it. */
   for (size_t k = 0; k < pointers && found < 0; k++) {
     found = right_placed_object_at(regs[k]);
@@ -561,7 +578,7 @@ void kfence_report_libc_crash(const ucontext_t *uc) {
   }
   if (found >= 0)
     snapshot(found, &copy);
-  pthread_mutex_unlock(&kfence_pool_lock);
+  pool_unlock(cancel);
   if (found < 0)
     return;
   bool saved = kfence_in_runtime;
@@ -599,26 +616,31 @@ bool kfence_snapshot_object(long i, struct kfence_metadata *out) {
   if (atomic_load_explicit(&kfence_state, memory_order_acquire) != KFENCE_READY ||
       i < 0 || (unsigned long)i >= kfence_opts.num_objects)
     return false;
-  pthread_mutex_lock(&kfence_pool_lock);
+  int cancel = pool_lock();
   snapshot(i, out);
-  pthread_mutex_unlock(&kfence_pool_lock);
+  pool_unlock(cancel);
   return true;
 }
 
-/* fork() must not copy a lock mid-update: hold both across it. */
+/*
+ * fork() must not copy a lock mid-update: hold them all across it. The
+ * cancellation states are the forking thread's, kept under the locks.
+ */
+static int fork_cancel_report, fork_cancel_pool;
+
 static void before_fork(void) {
-  pthread_mutex_lock(&kfence_report_lock);
-  pthread_mutex_lock(&kfence_pool_lock);
+  int report = kfence_report_lock_acquire();
+  fork_cancel_pool = pool_lock();
+  fork_cancel_report = report;
 }
 
-static void after_fork_parent(void) {
-  pthread_mutex_unlock(&kfence_pool_lock);
-  pthread_mutex_unlock(&kfence_report_lock);
+static void after_fork(void) {
+  pool_unlock(fork_cancel_pool);
+  kfence_report_lock_release(fork_cancel_report);
 }
 
 static void after_fork_child(void) {
-  pthread_mutex_unlock(&kfence_pool_lock);
-  pthread_mutex_unlock(&kfence_report_lock);
+  after_fork();
   kfence_sampling_after_fork_child();
 }
 
@@ -716,7 +738,7 @@ static bool setup_sampling(void) {
   reservation_errno = errno;
   kfence_sampling_init();
   /* Before any pool: a child must not sample what its parent samples. */
-  pthread_atfork(before_fork, after_fork_parent, after_fork_child);
+  pthread_atfork(before_fork, after_fork, after_fork_child);
   return true;
 }
 

@@ -199,6 +199,19 @@ void kfence_report_libc_crash(const ucontext_t *uc) KFENCE_HIDDEN;
 extern __thread bool kfence_in_runtime
     __attribute__((tls_model("initial-exec"))) KFENCE_HIDDEN;
 
+/* ---- locks (core.c) ------------------------------------------------------ */
+
+/*
+ * The runtime's mutexes but fault.c's are taken with kfence_lock() and
+ * released with kfence_unlock(): a cancelled thread never leaves one locked.
+ * Cancellation is disabled while the thread holds it (a report calls open()
+ * and write(), both cancellation points; so may a failing mprotect() under
+ * the pool lock, which logs) and restored after. kfence_lock() returns the
+ * cancellation state for kfence_unlock().
+ */
+int kfence_lock(pthread_mutex_t *lock) KFENCE_HIDDEN;
+void kfence_unlock(pthread_mutex_t *lock, int cancel) KFENCE_HIDDEN;
+
 /* ---- fault handling (fault.c) -------------------------------------------- */
 
 /* The faulting instruction's address, from the signal context. */
@@ -343,7 +356,9 @@ void kfence_log_printf(const char *fmt, ...) KFENCE_HIDDEN
     __attribute__((format(printf, 1, 2)));
 /* print_stats_at_exit and print_objects_at_exit, to that descriptor. */
 void kfence_print_at_exit(bool stats, bool objects) KFENCE_HIDDEN;
-extern pthread_mutex_t kfence_report_lock KFENCE_HIDDEN;
+/* kfence_report_lock, for fork(). */
+int kfence_report_lock_acquire(void) KFENCE_HIDDEN;
+void kfence_report_lock_release(int cancel) KFENCE_HIDDEN;
 extern atomic_ulong kfence_stat_bugs KFENCE_HIDDEN;
 
 #endif /* KFENCE_INTERNAL_H */

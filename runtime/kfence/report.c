@@ -140,9 +140,15 @@ void kfence_log_printf(const char *fmt, ...) {
               (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
 }
 
-/* Protects report_buf, json_buf and the callback, and keeps reports whole
- * when threads race. */
-pthread_mutex_t kfence_report_lock = PTHREAD_MUTEX_INITIALIZER;
+/*
+ * Protects report_buf, json_buf, report_frames and the callback, and keeps
+ * reports whole when threads race. Held while a report is formatted,
+ * written and handed to the callback. A cancelled thread cannot hold it
+ * (kfence_lock): the report's open() and write() are cancellation points,
+ * and so may be the callback's calls. A fork child never finds it held
+ * (core.c's before_fork takes it).
+ */
+static pthread_mutex_t kfence_report_lock = PTHREAD_MUTEX_INITIALIZER;
 static char report_buf[32768];
 static char json_buf[32768];
 static kfence_report_fn report_fn;
@@ -372,11 +378,17 @@ static void format_json(struct out *o, const struct kfence_report *r, int cpu,
   out_printf(o, "}");
 }
 
+int kfence_report_lock_acquire(void) { return kfence_lock(&kfence_report_lock); }
+
+void kfence_report_lock_release(int cancel) {
+  kfence_unlock(&kfence_report_lock, cancel);
+}
+
 void kfence_set_report_callback(kfence_report_fn fn, void *arg) {
-  pthread_mutex_lock(&kfence_report_lock);
+  int cancel = kfence_report_lock_acquire();
   report_fn = fn;
   report_arg = arg;
-  pthread_mutex_unlock(&kfence_report_lock);
+  kfence_report_lock_release(cancel);
 }
 
 static struct kfence_bug_stack bug_stack(const struct kfence_track *t) {
@@ -422,7 +434,7 @@ static void print_bytes(struct out *o, const struct kfence_report *r) {
 
 void kfence_report_error(const struct kfence_report *r) {
   int saved_errno = errno;
-  pthread_mutex_lock(&kfence_report_lock);
+  int cancel = kfence_report_lock_acquire();
   nr_report_frames = 0;
   struct out o = {.buf = report_buf, .cap = sizeof(report_buf)};
   const char *access = r->is_write ? "write" : "read";
@@ -512,7 +524,7 @@ void kfence_report_error(const struct kfence_report *r) {
   if (report_fn)
     call_back(r, report_buf, json_buf);
   nr_report_frames = -1;
-  pthread_mutex_unlock(&kfence_report_lock);
+  kfence_report_lock_release(cancel);
 
   if (kfence_opts.panic_on_warn) {
     static const char msg[] = "kfence: panic_on_warn set, aborting\n";
