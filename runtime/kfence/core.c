@@ -31,15 +31,25 @@ size_t kfence_page_size;
 _Atomic int kfence_state;
 __thread bool kfence_in_runtime __attribute__((tls_model("initial-exec")));
 
-int kfence_lock(pthread_mutex_t *lock) {
+__thread unsigned char kfence_locks_held __attribute__((tls_model("initial-exec")));
+
+/* The bit is set before the lock is taken and cleared after it is released:
+ * a handler that interrupts this thread in between takes the lock for held
+ * (by its own thread), never for free. The signal fences keep the compiler
+ * from moving the bit's store past the calls. */
+int kfence_lock(pthread_mutex_t *lock, unsigned bit) {
   int cancel;
   pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
+  kfence_locks_held |= bit;
+  atomic_signal_fence(memory_order_seq_cst);
   pthread_mutex_lock(lock);
   return cancel;
 }
 
-void kfence_unlock(pthread_mutex_t *lock, int cancel) {
+void kfence_unlock(pthread_mutex_t *lock, unsigned bit, int cancel) {
   pthread_mutex_unlock(lock);
+  atomic_signal_fence(memory_order_seq_cst);
+  kfence_locks_held &= ~bit;
   pthread_setcancelstate(cancel, NULL);
 }
 
@@ -53,8 +63,13 @@ void kfence_unlock(pthread_mutex_t *lock, int cancel) {
  */
 static pthread_mutex_t kfence_pool_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static int pool_lock(void) { return kfence_lock(&kfence_pool_lock); }
-static void pool_unlock(int cancel) { kfence_unlock(&kfence_pool_lock, cancel); }
+static int pool_lock(void) {
+  return kfence_lock(&kfence_pool_lock, KFENCE_LOCK_POOL);
+}
+
+static void pool_unlock(int cancel) {
+  kfence_unlock(&kfence_pool_lock, KFENCE_LOCK_POOL, cancel);
+}
 #define NO_OBJECT UINT32_MAX
 static unsigned freelist_head = NO_OBJECT, freelist_tail = NO_OBJECT;
 /*
@@ -306,7 +321,7 @@ void *kfence_alloc_sampled(size_t size, size_t align, bool zero,
   /* Read here, on the sampled path, not on every allocation. */
   may_init = may_init || atomic_load_explicit(&kfence_preload_started,
                                               memory_order_acquire);
-  if (kfence_in_runtime) {
+  if (kfence_in_runtime || kfence_locks_held) {
     /* Leave the sample for the program's next allocation. */
     __kfence_countdown = 0;
     return NULL;
@@ -358,7 +373,7 @@ bool kfence_free_guarded(void *ptr, const void *caller) {
 
   struct kfence_metadata copy;
   struct kfence_report r = {.addr = (uintptr_t)ptr, .stack = &track};
-  uint8_t bytes[16], expected[16];
+  uint8_t bytes[KFENCE_REPORT_BYTES], expected[KFENCE_REPORT_BYTES];
   bool bug = false;
 
   int cancel = pool_lock();
@@ -384,7 +399,8 @@ bool kfence_free_guarded(void *ptr, const void *caller) {
       /* Show up to 16 bytes, not past the end of that redzone. */
       r.type = KFENCE_BUG_MEMORY_CORRUPTION;
       r.addr = bad;
-      r.nr_bytes = (int)(end - bad < 16 ? end - bad : 16);
+      r.nr_bytes = (int)(end - bad < KFENCE_REPORT_BYTES ? end - bad
+                                                         : KFENCE_REPORT_BYTES);
       for (int b = 0; b < r.nr_bytes; b++) {
         bytes[b] = ((uint8_t *)bad)[b];
         expected[b] = canary(bad + (uintptr_t)b);
