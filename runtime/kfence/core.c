@@ -46,11 +46,19 @@ int kfence_lock(pthread_mutex_t *lock, unsigned bit) {
   return cancel;
 }
 
+static atomic_int nr_deferred;
+static __thread bool doing_deferred __attribute__((tls_model("initial-exec")));
+static void do_deferred(void);
+
+/* A thread that holds no lock any more does what handlers deferred. */
 void kfence_unlock(pthread_mutex_t *lock, unsigned bit, int cancel) {
   pthread_mutex_unlock(lock);
   atomic_signal_fence(memory_order_seq_cst);
   kfence_locks_held &= ~bit;
   pthread_setcancelstate(cancel, NULL);
+  if (!kfence_locks_held && !doing_deferred &&
+      atomic_load_explicit(&nr_deferred, memory_order_relaxed))
+    do_deferred();
 }
 
 /*
@@ -59,7 +67,11 @@ void kfence_unlock(pthread_mutex_t *lock, unsigned bit, int cancel) {
  * Taken by guarded allocations and frees, the fault handler and the object
  * listing; never held while printing a report or unwinding a stack.
  * A cancelled thread cannot hold it (kfence_lock); a fork child never finds
- * it held (before_fork takes it).
+ * it held (before_fork takes it). A signal handler that interrupted its
+ * thread holding it (KFENCE_LOCK_POOL) does not take it: its allocations
+ * go to the C library, its frees of guarded objects are deferred
+ * (deferred[]), and it reads and handles a fault without the lock
+ * (pool_lock_unless_held).
  */
 static pthread_mutex_t kfence_pool_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -70,6 +82,29 @@ static int pool_lock(void) {
 static void pool_unlock(int cancel) {
   kfence_unlock(&kfence_pool_lock, KFENCE_LOCK_POOL, cancel);
 }
+
+/*
+ * The pool lock, but in a signal handler that interrupted its own thread
+ * holding it: then NOT_LOCKED, and the handler goes on without it. The
+ * interrupted thread stands still meanwhile, so the handler reads what it
+ * wrote so far: whole, but for the slot it was changing, whose fields are
+ * copied, never followed (indices are range-checked). What the handler
+ * would change in the metadata it defers (deferred[]), but for the mark of
+ * a guard page its out-of-bounds access opened: if the interrupted thread
+ * was closing that very page, it clears the mark and the page stays open
+ * until a report opens it again.
+ */
+#define NOT_LOCKED (-1)
+
+static int pool_lock_unless_held(void) {
+  return kfence_locks_held & KFENCE_LOCK_POOL ? NOT_LOCKED : pool_lock();
+}
+
+static void pool_unlock_if_locked(int cancel) {
+  if (cancel != NOT_LOCKED)
+    pool_unlock(cancel);
+}
+
 #define NO_OBJECT UINT32_MAX
 static unsigned freelist_head = NO_OBJECT, freelist_tail = NO_OBJECT;
 /*
@@ -362,17 +397,10 @@ static void snapshot(long i, struct kfence_metadata *out) {
   *out = kfence_metadata[i];
 }
 
-bool kfence_free_guarded(void *ptr, const void *caller) {
-  if (atomic_load_explicit(&kfence_state, memory_order_acquire) != KFENCE_READY ||
-      !is_kfence_address(ptr))
-    return false;
-  bool saved = kfence_in_runtime;
-  kfence_in_runtime = true;
-  struct kfence_track track;
-  kfence_save_stack(&track, (uintptr_t)caller);
-
+/* Frees @ptr, which is in the pool, freed at @track. */
+static void free_now(void *ptr, const struct kfence_track *track) {
   struct kfence_metadata copy;
-  struct kfence_report r = {.addr = (uintptr_t)ptr, .stack = &track};
+  struct kfence_report r = {.addr = (uintptr_t)ptr, .stack = track};
   uint8_t bytes[KFENCE_REPORT_BYTES], expected[KFENCE_REPORT_BYTES];
   bool bug = false;
 
@@ -415,7 +443,7 @@ bool kfence_free_guarded(void *ptr, const void *caller) {
       r.index = i;
       bug = true;
     }
-    m->free_track = track;
+    m->free_track = *track;
     m->state = KFENCE_OBJECT_FREED;
     kfence_covered_add(m->alloc_stack_hash, -1);
     set_protection(page, false);
@@ -427,11 +455,104 @@ bool kfence_free_guarded(void *ptr, const void *caller) {
 
   if (bug)
     kfence_report_error(&r);
+}
+
+/* A slot whose page a use-after-free opened: off the freelist, so that
+ * the dangling pointer cannot corrupt a later owner unseen. Under the pool
+ * lock. */
+static void retire(long i) {
+  freelist_remove((unsigned)i);
+  atomic_fetch_add_explicit(&stat_zombies, 1, memory_order_relaxed);
+}
+
+/*
+ * What a signal handler that interrupted its own thread holding the pool
+ * lock leaves to be done under it: a free of a guarded object (@ptr, with
+ * the handler's stack), or retiring slot @index, whose freed object's page
+ * the handler's use-after-free opened (@ptr NULL). Done by the first
+ * thread that holds no lock any more (kfence_unlock): the interrupted one
+ * when the handler has returned, or any other. Records are claimed and
+ * handed on by atomic state changes: safe from a handler, and between
+ * threads. nr_deferred counts those claimed and not yet taken.
+ */
+#define DEFERRED 16
+enum { DEFERRED_FREE_SLOT, DEFERRED_FILLING, DEFERRED_READY, DEFERRED_TAKEN };
+static struct deferred {
+  _Atomic int state;
+  void *ptr;
+  long index;
+  struct kfence_track track;
+} deferred[DEFERRED];
+
+static void defer(void *ptr, long index, const struct kfence_track *track) {
+  for (int k = 0; k < DEFERRED; k++) {
+    struct deferred *d = &deferred[k];
+    int free_slot = DEFERRED_FREE_SLOT;
+    if (!atomic_compare_exchange_strong(&d->state, &free_slot, DEFERRED_FILLING))
+      continue;
+    atomic_fetch_add(&nr_deferred, 1);
+    d->ptr = ptr;
+    d->index = index;
+    if (track)
+      d->track = *track;
+    atomic_store(&d->state, DEFERRED_READY);
+    return;
+  }
+  kfence_log_printf("kfence: a signal handler interrupted KFENCE with %d "
+                    "changes to the pool waiting: %s\n",
+                    DEFERRED,
+                    ptr ? "a guarded object it freed stays allocated"
+                        : "a slot it used after free may be handed out again");
+}
+
+static void do_deferred(void) {
+  doing_deferred = true;
+  bool saved = kfence_in_runtime;
+  kfence_in_runtime = true;
+  bool took;
+  do {
+    took = false;
+    for (int k = 0; k < DEFERRED; k++) {
+      struct deferred *d = &deferred[k];
+      int ready = DEFERRED_READY;
+      if (!atomic_compare_exchange_strong(&d->state, &ready, DEFERRED_TAKEN))
+        continue;
+      atomic_fetch_sub(&nr_deferred, 1);
+      took = true;
+      if (d->ptr) {
+        free_now(d->ptr, &d->track);
+      } else {
+        int cancel = pool_lock();
+        const struct kfence_metadata *m = &kfence_metadata[d->index];
+        if (m->state == KFENCE_OBJECT_FREED && m->on_freelist)
+          retire(d->index);
+        pool_unlock(cancel);
+      }
+      atomic_store(&d->state, DEFERRED_FREE_SLOT);
+    }
+  } while (took);
+  kfence_in_runtime = saved;
+  doing_deferred = false;
+}
+
+bool kfence_free_guarded(void *ptr, const void *caller) {
+  if (atomic_load_explicit(&kfence_state, memory_order_acquire) != KFENCE_READY ||
+      !is_kfence_address(ptr))
+    return false;
+  bool saved = kfence_in_runtime;
+  kfence_in_runtime = true;
+  struct kfence_track track;
+  kfence_save_stack(&track, (uintptr_t)caller);
+  if (kfence_locks_held & KFENCE_LOCK_POOL)
+    defer(ptr, 0, &track);
+  else
+    free_now(ptr, &track);
   kfence_in_runtime = saved;
   return true;
 }
 
-/* The live object whose page holds @addr, or -1. Call with the lock held. */
+/* The live object whose page holds @addr, or -1. Under the pool lock, or
+ * as pool_lock_unless_held() allows. */
 static long live_object(const void *addr) {
   if (!is_kfence_address(addr))
     return -1;
@@ -444,22 +565,22 @@ static long live_object(const void *addr) {
 size_t kfence_ksize(const void *addr) {
   if (!is_kfence_address(addr))
     return 0;
-  int cancel = pool_lock();
+  int cancel = pool_lock_unless_held();
   long i = live_object(addr);
   size_t size = i >= 0 && kfence_metadata[i].addr == (uintptr_t)addr
                     ? kfence_metadata[i].size
                     : 0;
-  pool_unlock(cancel);
+  pool_unlock_if_locked(cancel);
   return size;
 }
 
 void *kfence_object_start(const void *addr) {
   if (!is_kfence_address(addr))
     return NULL;
-  int cancel = pool_lock();
+  int cancel = pool_lock_unless_held();
   long i = live_object(addr);
   void *start = i >= 0 ? (void *)kfence_metadata[i].addr : NULL;
-  pool_unlock(cancel);
+  pool_unlock_if_locked(cancel);
   return start;
 }
 
@@ -488,7 +609,7 @@ bool kfence_handle_page_fault(uintptr_t addr, bool is_write,
   uintptr_t page = (uintptr_t)__kfence_pool + page_nr * kfence_page_size;
   bool bug = true, opened = true;
 
-  int cancel = pool_lock();
+  int cancel = pool_lock_unless_held();
   long i = kfence_object_index(addr);
   if (i < 0) {
     /* A guard page: blame the closer of the live neighbours. */
@@ -518,12 +639,12 @@ bool kfence_handle_page_fault(uintptr_t addr, bool is_write,
       snapshot(i, &copy);
       r.meta = &copy;
       r.index = i;
-      /* The page stays open so the program can go on; handing it out again
-       * would let the dangling pointer corrupt the next owner unseen. */
-      if (m->on_freelist) {
-        freelist_remove((unsigned)i);
-        atomic_fetch_add_explicit(&stat_zombies, 1, memory_order_relaxed);
-      }
+      /* The page stays open so the program can go on. Without the lock,
+       * the interrupted thread may be putting the slot on the freelist. */
+      if (cancel == NOT_LOCKED)
+        defer(NULL, i, NULL);
+      else if (m->on_freelist)
+        retire(i);
       opened = set_protection(page, true);
       break;
     case KFENCE_OBJECT_UNUSED:
@@ -532,7 +653,7 @@ bool kfence_handle_page_fault(uintptr_t addr, bool is_write,
       break;
     }
   }
-  pool_unlock(cancel);
+  pool_unlock_if_locked(cancel);
 
   if (bug)
     kfence_report_error(&r);
@@ -547,7 +668,8 @@ bool kfence_handle_page_fault(uintptr_t addr, bool is_write,
 
 /* The object that starts at @addr, if glibc reads its header from the
  * object's own page (a right-placed object: a left-placed one faults in
- * the guard page instead); -1 otherwise. Under kfence_pool_lock. */
+ * the guard page instead); -1 otherwise. Under the pool lock, or as
+ * pool_lock_unless_held() allows. */
 static long right_placed_object_at(uintptr_t addr) {
   long i = is_kfence_address((void *)addr) ? kfence_object_index(addr) : -1;
   if (i < 0 || kfence_metadata[i].state == KFENCE_OBJECT_UNUSED ||
@@ -585,7 +707,7 @@ void kfence_report_libc_crash(const ucontext_t *uc) {
     return;
   struct kfence_metadata copy;
   long found = -1;
-  int cancel = pool_lock();
+  int cancel = pool_lock_unless_held();
   /* The object's address, or glibc's chunk pointer to it. */
   for (size_t k = 0; k < pointers && found < 0; k++) {
     found = right_placed_object_at(regs[k]);
@@ -594,7 +716,7 @@ void kfence_report_libc_crash(const ucontext_t *uc) {
   }
   if (found >= 0)
     snapshot(found, &copy);
-  pool_unlock(cancel);
+  pool_unlock_if_locked(cancel);
   if (found < 0)
     return;
   bool saved = kfence_in_runtime;
@@ -632,9 +754,9 @@ bool kfence_snapshot_object(long i, struct kfence_metadata *out) {
   if (atomic_load_explicit(&kfence_state, memory_order_acquire) != KFENCE_READY ||
       i < 0 || (unsigned long)i >= kfence_opts.num_objects)
     return false;
-  int cancel = pool_lock();
+  int cancel = pool_lock_unless_held();
   snapshot(i, out);
-  pool_unlock(cancel);
+  pool_unlock_if_locked(cancel);
   return true;
 }
 
@@ -655,7 +777,17 @@ static void after_fork(void) {
   kfence_report_lock_release(fork_cancel_report);
 }
 
+/* Records another thread was filling or doing are its own: they went with
+ * it (the object stays allocated in the child). */
 static void after_fork_child(void) {
+  int ready = 0;
+  for (int k = 0; k < DEFERRED; k++) {
+    if (atomic_load(&deferred[k].state) == DEFERRED_READY)
+      ready++;
+    else
+      atomic_store(&deferred[k].state, DEFERRED_FREE_SLOT);
+  }
+  atomic_store(&nr_deferred, ready);
   after_fork();
   kfence_sampling_after_fork_child();
 }

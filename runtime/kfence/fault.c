@@ -21,11 +21,32 @@
 /*
  * Protects prev_action against concurrent updates (sigaction() calls, the
  * re-check). The handler uses it without the lock: it cannot wait for a
- * lock that the thread it interrupted may hold.
+ * lock that the thread it interrupted may hold. Held with the asynchronous
+ * signals blocked (sigaction_lock): a signal handler may call sigaction(),
+ * which is async-signal-safe and in the LD_PRELOAD build takes this lock,
+ * so no handler may run on the thread that holds it. No cancellation point
+ * is reached while it is held, so a cancelled thread never holds it.
  */
 static pthread_mutex_t kfence_sigaction_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct sigaction prev_action;
 static atomic_bool installed;
+
+/* Faults stay deliverable: blocked, they would kill the process outright. */
+static void sigaction_lock(sigset_t *saved) {
+  sigset_t async;
+  sigfillset(&async);
+  static const int synchronous[] = {SIGSEGV, SIGBUS, SIGILL,
+                                    SIGFPE,  SIGTRAP, SIGSYS};
+  for (size_t i = 0; i < sizeof(synchronous) / sizeof(synchronous[0]); i++)
+    sigdelset(&async, synchronous[i]);
+  pthread_sigmask(SIG_BLOCK, &async, saved);
+  pthread_mutex_lock(&kfence_sigaction_lock);
+}
+
+static void sigaction_unlock(const sigset_t *saved) {
+  pthread_mutex_unlock(&kfence_sigaction_lock);
+  pthread_sigmask(SIG_SETMASK, saved, NULL);
+}
 
 #if defined(__aarch64__)
 /*
@@ -194,29 +215,32 @@ static void take_sigsegv(void) {
 }
 
 void kfence_fault_install(void) {
-  pthread_mutex_lock(&kfence_sigaction_lock);
+  sigset_t saved;
+  sigaction_lock(&saved);
   take_sigsegv();
-  pthread_mutex_unlock(&kfence_sigaction_lock);
+  sigaction_unlock(&saved);
 }
 
 void kfence_fault_recheck(void) {
   struct sigaction cur;
   if (kfence_libc_sigaction(SIGSEGV, NULL, &cur) != 0 || is_ours(&cur))
     return;
-  pthread_mutex_lock(&kfence_sigaction_lock);
+  sigset_t saved;
+  sigaction_lock(&saved);
   take_sigsegv();
-  pthread_mutex_unlock(&kfence_sigaction_lock);
+  sigaction_unlock(&saved);
 }
 
 int kfence_fault_virtual_sigaction(int signum, const struct sigaction *act,
                                    struct sigaction *oldact) {
   if (signum != SIGSEGV || !atomic_load(&installed))
     return -1;
-  pthread_mutex_lock(&kfence_sigaction_lock);
+  sigset_t saved;
+  sigaction_lock(&saved);
   if (oldact)
     *oldact = prev_action;
   if (act)
     prev_action = *act;
-  pthread_mutex_unlock(&kfence_sigaction_lock);
+  sigaction_unlock(&saved);
   return 0;
 }

@@ -149,6 +149,8 @@ void *kfence_alloc_sampled(size_t size, size_t align, bool zero,
 /*
  * Free @addr, which is_kfence_address(); reports invalid frees. Returns
  * false if @addr is not KFENCE's after all (the pool was being published).
+ * In a signal handler that interrupted its thread holding the pool lock,
+ * the free is done once that thread has released it.
  */
 bool kfence_free_guarded(void *addr, const void *caller) KFENCE_HIDDEN;
 /*
@@ -212,9 +214,11 @@ extern __thread bool kfence_in_runtime
  *    lock protects (a report callback, a signal handler that interrupted
  *    it, a fork handler), never waits for it: the lock's bit is set in
  *    kfence_locks_held from before the lock is taken until after it is
- *    released, and what such code may call looks at it first
- *    (kfence_alloc_sampled() leaves the allocation to the C library; a
- *    report waits in report.c's queue).
+ *    released, and what such code may call looks at it first:
+ *    kfence_alloc_sampled() leaves the allocation to the C library, a free
+ *    or a fault that needs the pool lock goes on without it and defers its
+ *    changes to the metadata (core.c's deferred[]), a report waits in
+ *    report.c's queue.
  * kfence_lock() returns the cancellation state for kfence_unlock().
  */
 enum {
