@@ -12,7 +12,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -761,20 +760,63 @@ bool kfence_snapshot_object(long i, struct kfence_metadata *out) {
 }
 
 /*
- * fork() must not copy a lock mid-update: hold them all across it. The
- * cancellation states are the forking thread's, kept under the locks.
+ * Serialises the two set-up steps (advance) and keeps fork() out of them:
+ * before_fork takes it, so a child never starts with a step half done by
+ * a thread it does not have (it would never guard anything, and its
+ * kfence_init() would wait forever; one forked while the pool's step loads
+ * the unwinder with dlopen() would crash in its first backtrace()). The
+ * steps take no other KFENCE lock but fault.c's; loading the unwinder takes
+ * the dynamic loader's lock, so a thread that forks while it holds that
+ * lock (from a library's constructor) while another sets the pool up waits
+ * forever. A cancelled thread
+ * cannot hold it (kfence_lock; the steps open and read files). Code on a
+ * thread that holds any KFENCE lock never waits for it (advance): no step
+ * can be in progress then, as the pool and reports exist once they are
+ * over, unless it is a signal handler that interrupted a step.
  */
-static int fork_cancel_report, fork_cancel_pool;
+static pthread_mutex_t kfence_setup_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/*
+ * fork() must not copy a lock mid-update: the forking thread holds them all
+ * across it, but for those it holds already (a report callback may fork):
+ * in the child it goes on with what it was doing and releases them there.
+ * Holding another, it skips the setup lock too (see there), which keeps the
+ * locks' order. What it took, and the cancellation states, are kept under
+ * fault.c's lock, which every fork takes.
+ */
+static unsigned fork_taken;
+static int fork_cancel_setup, fork_cancel_report, fork_cancel_pool;
 
 static void before_fork(void) {
-  int report = kfence_report_lock_acquire();
-  fork_cancel_pool = pool_lock();
+  unsigned take = ~kfence_locks_held &
+                  (KFENCE_LOCK_SETUP | KFENCE_LOCK_REPORT | KFENCE_LOCK_POOL);
+  if (kfence_locks_held)
+    take &= ~KFENCE_LOCK_SETUP;
+  int setup = 0, report = 0, pool = 0;
+  if (take & KFENCE_LOCK_SETUP)
+    setup = kfence_lock(&kfence_setup_lock, KFENCE_LOCK_SETUP);
+  if (take & KFENCE_LOCK_REPORT)
+    report = kfence_report_lock_acquire();
+  if (take & KFENCE_LOCK_POOL)
+    pool = pool_lock();
+  kfence_fault_lock_for_fork();
+  fork_taken = take;
+  fork_cancel_setup = setup;
   fork_cancel_report = report;
+  fork_cancel_pool = pool;
 }
 
 static void after_fork(void) {
-  pool_unlock(fork_cancel_pool);
-  kfence_report_lock_release(fork_cancel_report);
+  unsigned taken = fork_taken;
+  int setup = fork_cancel_setup, report = fork_cancel_report,
+      pool = fork_cancel_pool;
+  kfence_fault_unlock_after_fork();
+  if (taken & KFENCE_LOCK_POOL)
+    pool_unlock(pool);
+  if (taken & KFENCE_LOCK_REPORT)
+    kfence_report_lock_release(report);
+  if (taken & KFENCE_LOCK_SETUP)
+    kfence_unlock(&kfence_setup_lock, KFENCE_LOCK_SETUP, setup);
 }
 
 /* Records another thread was filling or doing are its own: they went with
@@ -885,8 +927,6 @@ static bool setup_sampling(void) {
   pool_reservation = map_or_null(reservation_bytes(), PROT_NONE);
   reservation_errno = errno;
   kfence_sampling_init();
-  /* Before any pool: a child must not sample what its parent samples. */
-  pthread_atfork(before_fork, after_fork, after_fork_child);
   return true;
 }
 
@@ -954,27 +994,45 @@ static bool setup_pool(void) {
   return true;
 }
 
-/* Moves kfence_state from @from through @busy to @done (or DISABLED) by
- * running @setup, once, whichever thread gets there first; the others wait.
- * Returns the state reached. */
+/*
+ * Moves kfence_state from @from through @busy to @done (or DISABLED) by
+ * running @setup, once, whichever thread gets there first; the others wait
+ * for it, but for a thread that holds a KFENCE lock (kfence_setup_lock).
+ * Returns the state reached. The busy state tells the allocations of other
+ * threads not to wait (kfence_alloc_sampled).
+ */
 static int advance(int from, int busy, bool (*setup)(void), int done) {
-  int expected = from;
-  if (atomic_compare_exchange_strong(&kfence_state, &expected, busy)) {
+  int state = atomic_load_explicit(&kfence_state, memory_order_acquire);
+  if ((state != from && state != busy) || kfence_locks_held)
+    return state;
+  int cancel = kfence_lock(&kfence_setup_lock, KFENCE_LOCK_SETUP);
+  state = atomic_load_explicit(&kfence_state, memory_order_acquire);
+  if (state == from) {
+    atomic_store_explicit(&kfence_state, busy, memory_order_relaxed);
     bool saved = kfence_in_runtime;
     kfence_in_runtime = true;
-    bool ok = setup();
-    atomic_store_explicit(&kfence_state, ok ? done : KFENCE_DISABLED,
-                          memory_order_release);
+    state = setup() ? done : KFENCE_DISABLED;
+    atomic_store_explicit(&kfence_state, state, memory_order_release);
     kfence_in_runtime = saved;
   }
-  int state;
-  while ((state = atomic_load_explicit(&kfence_state, memory_order_acquire)) ==
-         busy)
-    sched_yield();
+  kfence_unlock(&kfence_setup_lock, KFENCE_LOCK_SETUP, cancel);
   return state;
 }
 
+/* Registered before the first step can begin, by whichever thread gets
+ * there first, so that a fork() during a step waits for it. The child also
+ * reseeds its sampler: it must not sample what its parent samples. */
+static pthread_once_t fork_handlers_once = PTHREAD_ONCE_INIT;
+
+static void register_fork_handlers(void) {
+  bool saved = kfence_in_runtime;
+  kfence_in_runtime = true;
+  pthread_atfork(before_fork, after_fork, after_fork_child);
+  kfence_in_runtime = saved;
+}
+
 static int init_sampling(void) {
+  pthread_once(&fork_handlers_once, register_fork_handlers);
   return advance(KFENCE_UNINIT, KFENCE_INITIALISING, setup_sampling,
                  KFENCE_SAMPLING);
 }

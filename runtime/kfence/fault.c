@@ -25,7 +25,8 @@
  * signals blocked (sigaction_lock): a signal handler may call sigaction(),
  * which is async-signal-safe and in the LD_PRELOAD build takes this lock,
  * so no handler may run on the thread that holds it. No cancellation point
- * is reached while it is held, so a cancelled thread never holds it.
+ * is reached while it is held, so a cancelled thread never holds it. A
+ * fork child never finds it held (core.c's before_fork takes it).
  */
 static pthread_mutex_t kfence_sigaction_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct sigaction prev_action;
@@ -212,6 +213,20 @@ static void take_sigsegv(void) {
       prev_action = old;
     atomic_store(&installed, true);
   }
+}
+
+/* The mask of the thread that forks, under the lock. */
+static sigset_t fork_saved_mask;
+
+void kfence_fault_lock_for_fork(void) {
+  sigset_t saved;
+  sigaction_lock(&saved);
+  fork_saved_mask = saved;
+}
+
+void kfence_fault_unlock_after_fork(void) {
+  sigset_t saved = fork_saved_mask;
+  sigaction_unlock(&saved);
 }
 
 void kfence_fault_install(void) {

@@ -222,8 +222,9 @@ extern __thread bool kfence_in_runtime
  * kfence_lock() returns the cancellation state for kfence_unlock().
  */
 enum {
-  KFENCE_LOCK_REPORT = 1, /* report.c's kfence_report_lock */
-  KFENCE_LOCK_POOL = 2,   /* core.c's kfence_pool_lock */
+  KFENCE_LOCK_SETUP = 1,  /* core.c's kfence_setup_lock */
+  KFENCE_LOCK_REPORT = 2, /* report.c's kfence_report_lock */
+  KFENCE_LOCK_POOL = 4,   /* core.c's kfence_pool_lock */
 };
 extern __thread unsigned char kfence_locks_held
     __attribute__((tls_model("initial-exec"))) KFENCE_HIDDEN;
@@ -240,6 +241,9 @@ size_t kfence_fault_registers(const ucontext_t *uc, uintptr_t *out,
                               size_t max) KFENCE_HIDDEN;
 
 void kfence_fault_install(void) KFENCE_HIDDEN;
+/* fault.c's lock, held by the forking thread across fork(). */
+void kfence_fault_lock_for_fork(void) KFENCE_HIDDEN;
+void kfence_fault_unlock_after_fork(void) KFENCE_HIDDEN;
 /*
  * Re-take SIGSEGV if the program replaced our handler since the last look.
  * Called for each guarded allocation (one syscall): a handler installed

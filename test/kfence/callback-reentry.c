@@ -1,8 +1,8 @@
 // A report callback may call the runtime back: a one-shot crash reporter
 // unregisters itself, reads the stats, prints them and the object listing,
-// and frees a guarded object twice; that report comes out after the first,
-// with no callback. Once from a free (double free), once from the SIGSEGV
-// handler (use-after-free).
+// forks a helper, and frees a guarded object twice; that report comes out
+// after the first, with no callback. Once from a free (double free), once
+// from the SIGSEGV handler (use-after-free).
 // RUN: %clang -g -O0 %s -I%kfence_include -I%S/Inputs %klto_libdir/libkfence.a -lpthread -o %t
 // RUN: env KFENCE_OPTIONS=sample_rate=1:num_objects=4 timeout 20 %t free 2>&1 | FileCheck %s
 // RUN: env KFENCE_OPTIONS=sample_rate=1:num_objects=4 timeout 20 %t fault 2>&1 | FileCheck %s
@@ -25,6 +25,8 @@
 #endif
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 static char *volatile spare;
 static int calls;
@@ -43,6 +45,13 @@ static void once(const struct kfence_bug *bug, void *arg) {
   fprintf(stderr, "callback %d: kind=%d bugs=%lu\n", calls, bug->kind, s.bugs);
   kfence_print_stats(stderr);
   kfence_print_objects(stderr);
+  pid_t pid = fork();
+  if (pid == 0)
+    _exit(0);
+  int status;
+  waitpid(pid, &status, 0);
+  fprintf(stderr, "callback %d: helper exited %d\n", calls,
+          WIFEXITED(status) ? WEXITSTATUS(status) : -1);
   free_twice(spare);
   fprintf(stderr, "callback %d: done\n", calls);
 }
@@ -70,7 +79,8 @@ int main(int argc, char **argv) {
 // CHECK: total bugs: 1
 // CHECK: kfence-#0 [
 // CHECK: ---------------------------------
-// CHECK: callback 1: done
+// CHECK: callback 1: helper exited 0
+// CHECK-NEXT: callback 1: done
 // CHECK-NEXT: ==================================================================
 // CHECK-NEXT: BUG: KFENCE: invalid free in free_twice+0x
 // CHECK-NOT: callback {{[0-9]}}
