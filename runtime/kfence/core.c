@@ -468,7 +468,8 @@ static void retire(long i) {
  * What a signal handler that interrupted its own thread holding the pool
  * lock leaves to be done under it: a free of a guarded object (@ptr, with
  * the handler's stack), or retiring slot @index, whose freed object's page
- * the handler's use-after-free opened (@ptr NULL). Done by the first
+ * the handler's use-after-free opened (@ptr NULL), if the slot still holds
+ * that object (its @owners-th). Done by the first
  * thread that holds no lock any more (kfence_unlock): the interrupted one
  * when the handler has returned, or any other. Records are claimed and
  * handed on by atomic state changes: safe from a handler, and between
@@ -480,10 +481,12 @@ static struct deferred {
   _Atomic int state;
   void *ptr;
   long index;
+  unsigned long owners;
   struct kfence_track track;
 } deferred[DEFERRED];
 
-static void defer(void *ptr, long index, const struct kfence_track *track) {
+static void defer(void *ptr, long index, unsigned long owners,
+                  const struct kfence_track *track) {
   for (int k = 0; k < DEFERRED; k++) {
     struct deferred *d = &deferred[k];
     int free_slot = DEFERRED_FREE_SLOT;
@@ -492,6 +495,7 @@ static void defer(void *ptr, long index, const struct kfence_track *track) {
     atomic_fetch_add(&nr_deferred, 1);
     d->ptr = ptr;
     d->index = index;
+    d->owners = owners;
     if (track)
       d->track = *track;
     atomic_store(&d->state, DEFERRED_READY);
@@ -523,7 +527,8 @@ static void do_deferred(void) {
       } else {
         int cancel = pool_lock();
         const struct kfence_metadata *m = &kfence_metadata[d->index];
-        if (m->state == KFENCE_OBJECT_FREED && m->on_freelist)
+        if (m->state == KFENCE_OBJECT_FREED && m->on_freelist &&
+            m->owners == d->owners)
           retire(d->index);
         pool_unlock(cancel);
       }
@@ -543,7 +548,7 @@ bool kfence_free_guarded(void *ptr, const void *caller) {
   struct kfence_track track;
   kfence_save_stack(&track, (uintptr_t)caller);
   if (kfence_locks_held & KFENCE_LOCK_POOL)
-    defer(ptr, 0, &track);
+    defer(ptr, 0, 0, &track);
   else
     free_now(ptr, &track);
   kfence_in_runtime = saved;
@@ -641,7 +646,7 @@ bool kfence_handle_page_fault(uintptr_t addr, bool is_write,
       /* The page stays open so the program can go on. Without the lock,
        * the interrupted thread may be putting the slot on the freelist. */
       if (cancel == NOT_LOCKED)
-        defer(NULL, i, NULL);
+        defer(NULL, i, copy.owners, NULL);
       else if (m->on_freelist)
         retire(i);
       opened = set_protection(page, true);
