@@ -88,10 +88,7 @@ static void pool_unlock(int cancel) {
  * interrupted thread stands still meanwhile, so the handler reads what it
  * wrote so far: whole, but for the slot it was changing, whose fields are
  * copied, never followed (indices are range-checked). What the handler
- * would change in the metadata it defers (deferred[]), but for the mark of
- * a guard page its out-of-bounds access opened: if the interrupted thread
- * was closing that very page, it clears the mark and the page stays open
- * until a report opens it again.
+ * would change in the metadata it defers (deferred[]).
  */
 #define NOT_LOCKED (-1)
 
@@ -466,10 +463,12 @@ static void retire(long i) {
 
 /*
  * What a signal handler that interrupted its own thread holding the pool
- * lock leaves to be done under it: a free of a guarded object (@ptr, with
- * the handler's stack), or retiring slot @index, whose freed object's page
- * the handler's use-after-free opened (@ptr NULL), if the slot still holds
- * that object (its @owners-th). Done by the first
+ * lock leaves to be done under it (@what): free a guarded object (@ptr,
+ * with the handler's stack); retire slot @index, whose freed object's page
+ * the handler's use-after-free opened, if the slot still holds that object
+ * (its @owners-th); mark guard page @index, which the handler's
+ * out-of-bounds access opened, as open (the interrupted thread may have
+ * been closing it, and would clear a mark set now). Done by the first
  * thread that holds no lock any more (kfence_unlock): the interrupted one
  * when the handler has returned, or any other. Records are claimed and
  * handed on by atomic state changes: safe from a handler, and between
@@ -477,22 +476,25 @@ static void retire(long i) {
  */
 #define DEFERRED 16
 enum { DEFERRED_FREE_SLOT, DEFERRED_FILLING, DEFERRED_READY, DEFERRED_TAKEN };
+enum deferred_work { DEFER_FREE, DEFER_RETIRE, DEFER_MARK_GUARD };
 static struct deferred {
   _Atomic int state;
+  enum deferred_work what;
   void *ptr;
   long index;
   unsigned long owners;
   struct kfence_track track;
 } deferred[DEFERRED];
 
-static void defer(void *ptr, long index, unsigned long owners,
-                  const struct kfence_track *track) {
+static void defer(enum deferred_work what, void *ptr, long index,
+                  unsigned long owners, const struct kfence_track *track) {
   for (int k = 0; k < DEFERRED; k++) {
     struct deferred *d = &deferred[k];
     int free_slot = DEFERRED_FREE_SLOT;
     if (!atomic_compare_exchange_strong(&d->state, &free_slot, DEFERRED_FILLING))
       continue;
     atomic_fetch_add(&nr_deferred, 1);
+    d->what = what;
     d->ptr = ptr;
     d->index = index;
     d->owners = owners;
@@ -501,11 +503,31 @@ static void defer(void *ptr, long index, unsigned long owners,
     atomic_store(&d->state, DEFERRED_READY);
     return;
   }
+  static const char *const lost[] = {
+      [DEFER_FREE] = "a guarded object it freed stays allocated",
+      [DEFER_RETIRE] = "a slot it used after free may be handed out again",
+      [DEFER_MARK_GUARD] = "a guard page it opened stays open",
+  };
   kfence_log_printf("kfence: a signal handler interrupted KFENCE with %d "
                     "changes to the pool waiting: %s\n",
-                    DEFERRED,
-                    ptr ? "a guarded object it freed stays allocated"
-                        : "a slot it used after free may be handed out again");
+                    DEFERRED, lost[what]);
+}
+
+static void do_deferred_work(const struct deferred *d) {
+  if (d->what == DEFER_FREE) {
+    free_now(d->ptr, &d->track);
+    return;
+  }
+  int cancel = pool_lock();
+  if (d->what == DEFER_MARK_GUARD) {
+    guard_open[d->index] = 1;
+  } else {
+    const struct kfence_metadata *m = &kfence_metadata[d->index];
+    if (m->state == KFENCE_OBJECT_FREED && m->on_freelist &&
+        m->owners == d->owners)
+      retire(d->index);
+  }
+  pool_unlock(cancel);
 }
 
 static void do_deferred(void) {
@@ -522,16 +544,7 @@ static void do_deferred(void) {
         continue;
       atomic_fetch_sub(&nr_deferred, 1);
       took = true;
-      if (d->ptr) {
-        free_now(d->ptr, &d->track);
-      } else {
-        int cancel = pool_lock();
-        const struct kfence_metadata *m = &kfence_metadata[d->index];
-        if (m->state == KFENCE_OBJECT_FREED && m->on_freelist &&
-            m->owners == d->owners)
-          retire(d->index);
-        pool_unlock(cancel);
-      }
+      do_deferred_work(d);
       atomic_store(&d->state, DEFERRED_FREE_SLOT);
     }
   } while (took);
@@ -548,7 +561,7 @@ bool kfence_free_guarded(void *ptr, const void *caller) {
   struct kfence_track track;
   kfence_save_stack(&track, (uintptr_t)caller);
   if (kfence_locks_held & KFENCE_LOCK_POOL)
-    defer(ptr, 0, 0, &track);
+    defer(DEFER_FREE, ptr, 0, 0, &track);
   else
     free_now(ptr, &track);
   kfence_in_runtime = saved;
@@ -629,7 +642,9 @@ bool kfence_handle_page_fault(uintptr_t addr, bool is_write,
       r.index = blamed;
     }
     opened = set_protection(page, true);
-    if (opened)
+    if (opened && cancel == NOT_LOCKED)
+      defer(DEFER_MARK_GUARD, NULL, (long)page_nr, 0, NULL);
+    else if (opened)
       guard_open[page_nr] = 1;
   } else {
     struct kfence_metadata *m = &kfence_metadata[i];
@@ -646,7 +661,7 @@ bool kfence_handle_page_fault(uintptr_t addr, bool is_write,
       /* The page stays open so the program can go on. Without the lock,
        * the interrupted thread may be putting the slot on the freelist. */
       if (cancel == NOT_LOCKED)
-        defer(NULL, i, copy.owners, NULL);
+        defer(DEFER_RETIRE, NULL, i, copy.owners, NULL);
       else if (m->on_freelist)
         retire(i);
       opened = set_protection(page, true);

@@ -615,7 +615,6 @@ void kfence_report_error(const struct kfence_report *r) {
   errno = saved_errno;
 }
 
-
 void kfence_print_stats(FILE *out) {
   struct kfence_stats s;
   kfence_get_stats(&s);

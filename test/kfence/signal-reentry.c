@@ -1,7 +1,7 @@
 // A signal handler that interrupts KFENCE's own slow path on the same thread
 // and calls malloc, realloc and free there, on guarded objects too, does not
-// deadlock, and a double free and a use-after-free it makes are still
-// reported. "hook": the
+// deadlock, and a double free, a use-after-free and an out-of-bounds read it
+// makes are still reported. "hook": the
 // program's mprotect() and write() raise the signal; the runtime calls
 // mprotect() while it holds the pool lock (every guarded allocation and free
 // changes its page's protection) and write() while it holds the report lock,
@@ -27,6 +27,7 @@
 #endif
 #include <pthread.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -38,7 +39,8 @@
 static void *volatile handoff;
 /* A guarded object already freed. */
 static char *volatile stale;
-static volatile sig_atomic_t armed, handled, double_free, use_after_free;
+static volatile sig_atomic_t armed, handled, double_free, use_after_free,
+    out_of_bounds;
 
 __attribute__((noinline)) static void handler(int sig) {
   (void)sig;
@@ -60,6 +62,12 @@ __attribute__((noinline)) static void handler(int sig) {
   handoff = NULL;
   if (!p)
     return;
+  if (out_of_bounds) {
+    out_of_bounds = 0;
+    /* The guard page after the object's page. */
+    fprintf(stderr, "handler: reading a guard page\n");
+    (void)*(volatile char *)(((uintptr_t)p | 4095) + 1);
+  }
   if (double_free) {
     double_free = 0;
     free(p);
@@ -151,6 +159,8 @@ int main(int argc, char **argv) {
       double_free = 1;
     if (rounds == 150)
       use_after_free = 1;
+    if (rounds == 170)
+      out_of_bounds = 1;
   }
   armed = 0;
   struct itimerval off = {{0, 0}, {0, 0}};
@@ -163,12 +173,18 @@ int main(int argc, char **argv) {
 // CHECK: handler: reading a freed object
 // CHECK-NEXT: ==================================================================
 // CHECK-NEXT: BUG: KFENCE: use-after-free read in handler+0x
+// CHECK: handler: reading a guard page
+// CHECK-NEXT: ==================================================================
+// CHECK-NEXT: BUG: KFENCE: {{out-of-bounds|invalid}} read in handler+0x
 // CHECK: hook: rounds>0=1 handled>0=1
 
 // TIMER: BUG: KFENCE: invalid free in handler+0x
 // TIMER: handler: reading a freed object
 // TIMER-NEXT: ==================================================================
 // TIMER-NEXT: BUG: KFENCE: use-after-free read in handler+0x
+// TIMER: handler: reading a guard page
+// TIMER-NEXT: ==================================================================
+// TIMER-NEXT: BUG: KFENCE: {{out-of-bounds|invalid}} read in handler+0x
 // TIMER: timer: rounds>0=1 handled>0=1
 
 // SIGACTION: sigaction: calls>0=1 handled>0=1
