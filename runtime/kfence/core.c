@@ -30,7 +30,8 @@ size_t kfence_page_size;
 _Atomic int kfence_state;
 __thread bool kfence_in_runtime __attribute__((tls_model("initial-exec")));
 
-__thread unsigned char kfence_locks_held __attribute__((tls_model("initial-exec")));
+__thread unsigned char kfence_locks_held
+    __attribute__((tls_model("initial-exec")));
 
 /* The bit is set before the lock is taken and cleared after it is released:
  * a handler that interrupts this thread in between takes the lock for held
@@ -491,7 +492,8 @@ static void defer(enum deferred_work what, void *ptr, long index,
   for (int k = 0; k < DEFERRED; k++) {
     struct deferred *d = &deferred[k];
     int free_slot = DEFERRED_FREE_SLOT;
-    if (!atomic_compare_exchange_strong(&d->state, &free_slot, DEFERRED_FILLING))
+    if (!atomic_compare_exchange_strong(&d->state, &free_slot,
+                                        DEFERRED_FILLING))
       continue;
     atomic_fetch_add(&nr_deferred, 1);
     d->what = what;

@@ -36,7 +36,7 @@ static atomic_bool installed;
 static void sigaction_lock(sigset_t *saved) {
   sigset_t async;
   sigfillset(&async);
-  static const int synchronous[] = {SIGSEGV, SIGBUS, SIGILL,
+  static const int synchronous[] = {SIGSEGV, SIGBUS,  SIGILL,
                                     SIGFPE,  SIGTRAP, SIGSYS};
   for (size_t i = 0; i < sizeof(synchronous) / sizeof(synchronous[0]); i++)
     sigdelset(&async, synchronous[i]);

@@ -229,7 +229,8 @@ enum {
 extern __thread unsigned char kfence_locks_held
     __attribute__((tls_model("initial-exec"))) KFENCE_HIDDEN;
 int kfence_lock(pthread_mutex_t *lock, unsigned bit) KFENCE_HIDDEN;
-void kfence_unlock(pthread_mutex_t *lock, unsigned bit, int cancel) KFENCE_HIDDEN;
+void kfence_unlock(pthread_mutex_t *lock, unsigned bit,
+                   int cancel) KFENCE_HIDDEN;
 
 /* ---- fault handling (fault.c) -------------------------------------------- */
 
