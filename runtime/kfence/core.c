@@ -12,7 +12,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -31,13 +30,78 @@ size_t kfence_page_size;
 _Atomic int kfence_state;
 __thread bool kfence_in_runtime __attribute__((tls_model("initial-exec")));
 
+__thread unsigned char kfence_locks_held
+    __attribute__((tls_model("initial-exec")));
+
+/* The bit is set before the lock is taken and cleared after it is released:
+ * a handler that interrupts this thread in between takes the lock for held
+ * (by its own thread), never for free. The signal fences keep the compiler
+ * from moving the bit's store past the calls. */
+int kfence_lock(pthread_mutex_t *lock, unsigned bit) {
+  int cancel;
+  pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
+  kfence_locks_held |= bit;
+  atomic_signal_fence(memory_order_seq_cst);
+  pthread_mutex_lock(lock);
+  return cancel;
+}
+
+static atomic_int nr_deferred;
+static __thread bool doing_deferred __attribute__((tls_model("initial-exec")));
+static void do_deferred(void);
+
+/* A thread that holds no lock any more does what handlers deferred. */
+void kfence_unlock(pthread_mutex_t *lock, unsigned bit, int cancel) {
+  pthread_mutex_unlock(lock);
+  atomic_signal_fence(memory_order_seq_cst);
+  kfence_locks_held &= ~bit;
+  pthread_setcancelstate(cancel, NULL);
+  if (!kfence_locks_held && !doing_deferred &&
+      atomic_load_explicit(&nr_deferred, memory_order_relaxed))
+    do_deferred();
+}
+
 /*
  * Protects kfence_metadata (states, placement, stacks, freelist links),
  * the freelist ends, guard_open and the protection of every pool page.
  * Taken by guarded allocations and frees, the fault handler and the object
  * listing; never held while printing a report or unwinding a stack.
+ * A cancelled thread cannot hold it (kfence_lock); a fork child never finds
+ * it held (before_fork takes it). A signal handler that interrupted its
+ * thread holding it (KFENCE_LOCK_POOL) does not take it: its allocations
+ * go to the C library, its frees of guarded objects are deferred
+ * (deferred[]), and it reads and handles a fault without the lock
+ * (pool_lock_unless_held).
  */
 static pthread_mutex_t kfence_pool_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int pool_lock(void) {
+  return kfence_lock(&kfence_pool_lock, KFENCE_LOCK_POOL);
+}
+
+static void pool_unlock(int cancel) {
+  kfence_unlock(&kfence_pool_lock, KFENCE_LOCK_POOL, cancel);
+}
+
+/*
+ * The pool lock, but in a signal handler that interrupted its own thread
+ * holding it: then NOT_LOCKED, and the handler goes on without it. The
+ * interrupted thread stands still meanwhile, so the handler reads what it
+ * wrote so far: whole, but for the slot it was changing, whose fields are
+ * copied, never followed (indices are range-checked). What the handler
+ * would change in the metadata it defers (deferred[]).
+ */
+#define NOT_LOCKED (-1)
+
+static int pool_lock_unless_held(void) {
+  return kfence_locks_held & KFENCE_LOCK_POOL ? NOT_LOCKED : pool_lock();
+}
+
+static void pool_unlock_if_locked(int cancel) {
+  if (cancel != NOT_LOCKED)
+    pool_unlock(cancel);
+}
+
 #define NO_OBJECT UINT32_MAX
 static unsigned freelist_head = NO_OBJECT, freelist_tail = NO_OBJECT;
 /*
@@ -237,13 +301,13 @@ static void *guarded_alloc(size_t size, size_t align, bool zero,
     right = kfence_random() & 1;
   }
 
-  pthread_mutex_lock(&kfence_pool_lock);
+  int cancel = pool_lock();
   bool first_use = next_unused < kfence_opts.num_objects;
   unsigned i = first_use ? next_unused : freelist_head;
   uintptr_t page = i == NO_OBJECT ? 0 : kfence_object_page(i);
   if (i == NO_OBJECT || (first_use && !split_off(i)) ||
       !set_protection(page, true)) {
-    pthread_mutex_unlock(&kfence_pool_lock);
+    pool_unlock(cancel);
     atomic_fetch_add_explicit(&stat_skipped_capacity, 1, memory_order_relaxed);
     return NULL;
   }
@@ -272,7 +336,7 @@ static void *guarded_alloc(size_t size, size_t align, bool zero,
   m->free_track.nr_frames = 0;
   if (zero)
     memset((void *)addr, 0, size);
-  pthread_mutex_unlock(&kfence_pool_lock);
+  pool_unlock(cancel);
 
   atomic_fetch_add_explicit(&stat_allocated, 1, memory_order_relaxed);
   atomic_fetch_add_explicit(&stat_allocs, 1, memory_order_relaxed);
@@ -289,7 +353,7 @@ void *kfence_alloc_sampled(size_t size, size_t align, bool zero,
   /* Read here, on the sampled path, not on every allocation. */
   may_init = may_init || atomic_load_explicit(&kfence_preload_started,
                                               memory_order_acquire);
-  if (kfence_in_runtime) {
+  if (kfence_in_runtime || kfence_locks_held) {
     /* Leave the sample for the program's next allocation. */
     __kfence_countdown = 0;
     return NULL;
@@ -330,21 +394,14 @@ static void snapshot(long i, struct kfence_metadata *out) {
   *out = kfence_metadata[i];
 }
 
-bool kfence_free_guarded(void *ptr, const void *caller) {
-  if (atomic_load_explicit(&kfence_state, memory_order_acquire) != KFENCE_READY ||
-      !is_kfence_address(ptr))
-    return false;
-  bool saved = kfence_in_runtime;
-  kfence_in_runtime = true;
-  struct kfence_track track;
-  kfence_save_stack(&track, (uintptr_t)caller);
-
+/* Frees @ptr, which is in the pool, freed at @track. */
+static void free_now(void *ptr, const struct kfence_track *track) {
   struct kfence_metadata copy;
-  struct kfence_report r = {.addr = (uintptr_t)ptr, .stack = &track};
-  uint8_t bytes[16], expected[16];
+  struct kfence_report r = {.addr = (uintptr_t)ptr, .stack = track};
+  uint8_t bytes[KFENCE_REPORT_BYTES], expected[KFENCE_REPORT_BYTES];
   bool bug = false;
 
-  pthread_mutex_lock(&kfence_pool_lock);
+  int cancel = pool_lock();
   long i = kfence_object_index((uintptr_t)ptr);
   struct kfence_metadata *m = i >= 0 ? &kfence_metadata[i] : NULL;
   if (!m || m->state != KFENCE_OBJECT_ALLOCATED || m->addr != (uintptr_t)ptr) {
@@ -367,7 +424,8 @@ bool kfence_free_guarded(void *ptr, const void *caller) {
       /* Show up to 16 bytes, not past the end of that redzone. */
       r.type = KFENCE_BUG_MEMORY_CORRUPTION;
       r.addr = bad;
-      r.nr_bytes = (int)(end - bad < 16 ? end - bad : 16);
+      r.nr_bytes = (int)(end - bad < KFENCE_REPORT_BYTES ? end - bad
+                                                         : KFENCE_REPORT_BYTES);
       for (int b = 0; b < r.nr_bytes; b++) {
         bytes[b] = ((uint8_t *)bad)[b];
         expected[b] = canary(bad + (uintptr_t)b);
@@ -382,7 +440,7 @@ bool kfence_free_guarded(void *ptr, const void *caller) {
       r.index = i;
       bug = true;
     }
-    m->free_track = track;
+    m->free_track = *track;
     m->state = KFENCE_OBJECT_FREED;
     kfence_covered_add(m->alloc_stack_hash, -1);
     set_protection(page, false);
@@ -390,15 +448,130 @@ bool kfence_free_guarded(void *ptr, const void *caller) {
     atomic_fetch_sub_explicit(&stat_allocated, 1, memory_order_relaxed);
     atomic_fetch_add_explicit(&stat_frees, 1, memory_order_relaxed);
   }
-  pthread_mutex_unlock(&kfence_pool_lock);
+  pool_unlock(cancel);
 
   if (bug)
     kfence_report_error(&r);
+}
+
+/* A slot whose page a use-after-free opened: off the freelist, so that
+ * the dangling pointer cannot corrupt a later owner unseen. Under the pool
+ * lock. */
+static void retire(long i) {
+  freelist_remove((unsigned)i);
+  atomic_fetch_add_explicit(&stat_zombies, 1, memory_order_relaxed);
+}
+
+/*
+ * What a signal handler that interrupted its own thread holding the pool
+ * lock leaves to be done under it (@what): free a guarded object (@ptr,
+ * with the handler's stack); retire slot @index, whose freed object's page
+ * the handler's use-after-free opened, if the slot still holds that object
+ * (its @owners-th); mark guard page @index, which the handler's
+ * out-of-bounds access opened, as open (the interrupted thread may have
+ * been closing it, and would clear a mark set now). Done by the first
+ * thread that holds no lock any more (kfence_unlock): the interrupted one
+ * when the handler has returned, or any other. Records are claimed and
+ * handed on by atomic state changes: safe from a handler, and between
+ * threads. nr_deferred counts those claimed and not yet taken.
+ */
+#define DEFERRED 16
+enum { DEFERRED_FREE_SLOT, DEFERRED_FILLING, DEFERRED_READY, DEFERRED_TAKEN };
+enum deferred_work { DEFER_FREE, DEFER_RETIRE, DEFER_MARK_GUARD };
+static struct deferred {
+  _Atomic int state;
+  enum deferred_work what;
+  void *ptr;
+  long index;
+  unsigned long owners;
+  struct kfence_track track;
+} deferred[DEFERRED];
+
+static void defer(enum deferred_work what, void *ptr, long index,
+                  unsigned long owners, const struct kfence_track *track) {
+  for (int k = 0; k < DEFERRED; k++) {
+    struct deferred *d = &deferred[k];
+    int free_slot = DEFERRED_FREE_SLOT;
+    if (!atomic_compare_exchange_strong(&d->state, &free_slot,
+                                        DEFERRED_FILLING))
+      continue;
+    atomic_fetch_add(&nr_deferred, 1);
+    d->what = what;
+    d->ptr = ptr;
+    d->index = index;
+    d->owners = owners;
+    if (track)
+      d->track = *track;
+    atomic_store(&d->state, DEFERRED_READY);
+    return;
+  }
+  static const char *const lost[] = {
+      [DEFER_FREE] = "a guarded object it freed stays allocated",
+      [DEFER_RETIRE] = "a slot it used after free may be handed out again",
+      [DEFER_MARK_GUARD] = "a guard page it opened stays open",
+  };
+  kfence_log_printf("kfence: a signal handler interrupted KFENCE with %d "
+                    "changes to the pool waiting: %s\n",
+                    DEFERRED, lost[what]);
+}
+
+static void do_deferred_work(const struct deferred *d) {
+  if (d->what == DEFER_FREE) {
+    free_now(d->ptr, &d->track);
+    return;
+  }
+  int cancel = pool_lock();
+  if (d->what == DEFER_MARK_GUARD) {
+    guard_open[d->index] = 1;
+  } else {
+    const struct kfence_metadata *m = &kfence_metadata[d->index];
+    if (m->state == KFENCE_OBJECT_FREED && m->on_freelist &&
+        m->owners == d->owners)
+      retire(d->index);
+  }
+  pool_unlock(cancel);
+}
+
+static void do_deferred(void) {
+  doing_deferred = true;
+  bool saved = kfence_in_runtime;
+  kfence_in_runtime = true;
+  bool took;
+  do {
+    took = false;
+    for (int k = 0; k < DEFERRED; k++) {
+      struct deferred *d = &deferred[k];
+      int ready = DEFERRED_READY;
+      if (!atomic_compare_exchange_strong(&d->state, &ready, DEFERRED_TAKEN))
+        continue;
+      atomic_fetch_sub(&nr_deferred, 1);
+      took = true;
+      do_deferred_work(d);
+      atomic_store(&d->state, DEFERRED_FREE_SLOT);
+    }
+  } while (took);
+  kfence_in_runtime = saved;
+  doing_deferred = false;
+}
+
+bool kfence_free_guarded(void *ptr, const void *caller) {
+  if (atomic_load_explicit(&kfence_state, memory_order_acquire) != KFENCE_READY ||
+      !is_kfence_address(ptr))
+    return false;
+  bool saved = kfence_in_runtime;
+  kfence_in_runtime = true;
+  struct kfence_track track;
+  kfence_save_stack(&track, (uintptr_t)caller);
+  if (kfence_locks_held & KFENCE_LOCK_POOL)
+    defer(DEFER_FREE, ptr, 0, 0, &track);
+  else
+    free_now(ptr, &track);
   kfence_in_runtime = saved;
   return true;
 }
 
-/* The live object whose page holds @addr, or -1. Call with the lock held. */
+/* The live object whose page holds @addr, or -1. Under the pool lock, or
+ * as pool_lock_unless_held() allows. */
 static long live_object(const void *addr) {
   if (!is_kfence_address(addr))
     return -1;
@@ -411,22 +584,22 @@ static long live_object(const void *addr) {
 size_t kfence_ksize(const void *addr) {
   if (!is_kfence_address(addr))
     return 0;
-  pthread_mutex_lock(&kfence_pool_lock);
+  int cancel = pool_lock_unless_held();
   long i = live_object(addr);
   size_t size = i >= 0 && kfence_metadata[i].addr == (uintptr_t)addr
                     ? kfence_metadata[i].size
                     : 0;
-  pthread_mutex_unlock(&kfence_pool_lock);
+  pool_unlock_if_locked(cancel);
   return size;
 }
 
 void *kfence_object_start(const void *addr) {
   if (!is_kfence_address(addr))
     return NULL;
-  pthread_mutex_lock(&kfence_pool_lock);
+  int cancel = pool_lock_unless_held();
   long i = live_object(addr);
   void *start = i >= 0 ? (void *)kfence_metadata[i].addr : NULL;
-  pthread_mutex_unlock(&kfence_pool_lock);
+  pool_unlock_if_locked(cancel);
   return start;
 }
 
@@ -455,7 +628,7 @@ bool kfence_handle_page_fault(uintptr_t addr, bool is_write,
   uintptr_t page = (uintptr_t)__kfence_pool + page_nr * kfence_page_size;
   bool bug = true, opened = true;
 
-  pthread_mutex_lock(&kfence_pool_lock);
+  int cancel = pool_lock_unless_held();
   long i = kfence_object_index(addr);
   if (i < 0) {
     /* A guard page: blame the closer of the live neighbours. */
@@ -471,7 +644,9 @@ bool kfence_handle_page_fault(uintptr_t addr, bool is_write,
       r.index = blamed;
     }
     opened = set_protection(page, true);
-    if (opened)
+    if (opened && cancel == NOT_LOCKED)
+      defer(DEFER_MARK_GUARD, NULL, (long)page_nr, 0, NULL);
+    else if (opened)
       guard_open[page_nr] = 1;
   } else {
     struct kfence_metadata *m = &kfence_metadata[i];
@@ -485,12 +660,12 @@ bool kfence_handle_page_fault(uintptr_t addr, bool is_write,
       snapshot(i, &copy);
       r.meta = &copy;
       r.index = i;
-      /* The page stays open so the program can go on; handing it out again
-       * would let the dangling pointer corrupt the next owner unseen. */
-      if (m->on_freelist) {
-        freelist_remove((unsigned)i);
-        atomic_fetch_add_explicit(&stat_zombies, 1, memory_order_relaxed);
-      }
+      /* The page stays open so the program can go on. Without the lock,
+       * the interrupted thread may be putting the slot on the freelist. */
+      if (cancel == NOT_LOCKED)
+        defer(DEFER_RETIRE, NULL, i, copy.owners, NULL);
+      else if (m->on_freelist)
+        retire(i);
       opened = set_protection(page, true);
       break;
     case KFENCE_OBJECT_UNUSED:
@@ -499,7 +674,7 @@ bool kfence_handle_page_fault(uintptr_t addr, bool is_write,
       break;
     }
   }
-  pthread_mutex_unlock(&kfence_pool_lock);
+  pool_unlock_if_locked(cancel);
 
   if (bug)
     kfence_report_error(&r);
@@ -514,7 +689,8 @@ bool kfence_handle_page_fault(uintptr_t addr, bool is_write,
 
 /* The object that starts at @addr, if glibc reads its header from the
  * object's own page (a right-placed object: a left-placed one faults in
- * the guard page instead); -1 otherwise. Under kfence_pool_lock. */
+ * the guard page instead); -1 otherwise. Under the pool lock, or as
+ * pool_lock_unless_held() allows. */
 static long right_placed_object_at(uintptr_t addr) {
   long i = is_kfence_address((void *)addr) ? kfence_object_index(addr) : -1;
   if (i < 0 || kfence_metadata[i].state == KFENCE_OBJECT_UNUSED ||
@@ -552,7 +728,7 @@ void kfence_report_libc_crash(const ucontext_t *uc) {
     return;
   struct kfence_metadata copy;
   long found = -1;
-  pthread_mutex_lock(&kfence_pool_lock);
+  int cancel = pool_lock_unless_held();
   /* The object's address, or glibc's chunk pointer to it. */
   for (size_t k = 0; k < pointers && found < 0; k++) {
     found = right_placed_object_at(regs[k]);
@@ -561,7 +737,7 @@ void kfence_report_libc_crash(const ucontext_t *uc) {
   }
   if (found >= 0)
     snapshot(found, &copy);
-  pthread_mutex_unlock(&kfence_pool_lock);
+  pool_unlock_if_locked(cancel);
   if (found < 0)
     return;
   bool saved = kfence_in_runtime;
@@ -599,29 +775,84 @@ bool kfence_snapshot_object(long i, struct kfence_metadata *out) {
   if (atomic_load_explicit(&kfence_state, memory_order_acquire) != KFENCE_READY ||
       i < 0 || (unsigned long)i >= kfence_opts.num_objects)
     return false;
-  pthread_mutex_lock(&kfence_pool_lock);
+  int cancel = pool_lock_unless_held();
   snapshot(i, out);
-  pthread_mutex_unlock(&kfence_pool_lock);
+  pool_unlock_if_locked(cancel);
   return true;
 }
 
-/* fork() must not copy a lock mid-update: hold all three across it. */
+/*
+ * Serialises the two set-up steps (advance) and keeps fork() out of them:
+ * before_fork takes it, so a child never starts with a step half done by
+ * a thread it does not have (it would never guard anything, and its
+ * kfence_init() would wait forever; one forked while the pool's step loads
+ * the unwinder with dlopen() would crash in its first backtrace()). The
+ * steps take no other KFENCE lock but fault.c's; loading the unwinder takes
+ * the dynamic loader's lock, so a thread that forks while it holds that
+ * lock (from a library's constructor) while another sets the pool up waits
+ * forever. A cancelled thread
+ * cannot hold it (kfence_lock; the steps open and read files). Code on a
+ * thread that holds any KFENCE lock never waits for it (advance): no step
+ * can be in progress then, as the pool and reports exist once they are
+ * over, unless it is a signal handler that interrupted a step.
+ */
+static pthread_mutex_t kfence_setup_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/*
+ * fork() must not copy a lock mid-update: the forking thread holds them all
+ * across it, but for those it holds already (a report callback may fork):
+ * in the child it goes on with what it was doing and releases them there.
+ * Holding another, it skips the setup lock too (see there), which keeps the
+ * locks' order. What it took, and the cancellation states, are kept under
+ * fault.c's lock, which every fork takes.
+ */
+static unsigned fork_taken;
+static int fork_cancel_setup, fork_cancel_report, fork_cancel_pool;
+
 static void before_fork(void) {
-  pthread_mutex_lock(&kfence_report_lock);
-  kfence_fault_before_fork();
-  pthread_mutex_lock(&kfence_pool_lock);
+  unsigned take = ~kfence_locks_held &
+                  (KFENCE_LOCK_SETUP | KFENCE_LOCK_REPORT | KFENCE_LOCK_POOL);
+  if (kfence_locks_held)
+    take &= ~KFENCE_LOCK_SETUP;
+  int setup = 0, report = 0, pool = 0;
+  if (take & KFENCE_LOCK_SETUP)
+    setup = kfence_lock(&kfence_setup_lock, KFENCE_LOCK_SETUP);
+  if (take & KFENCE_LOCK_REPORT)
+    report = kfence_report_lock_acquire();
+  if (take & KFENCE_LOCK_POOL)
+    pool = pool_lock();
+  kfence_fault_lock_for_fork();
+  fork_taken = take;
+  fork_cancel_setup = setup;
+  fork_cancel_report = report;
+  fork_cancel_pool = pool;
 }
 
-static void after_fork_parent(void) {
-  pthread_mutex_unlock(&kfence_pool_lock);
-  kfence_fault_after_fork();
-  pthread_mutex_unlock(&kfence_report_lock);
+static void after_fork(void) {
+  unsigned taken = fork_taken;
+  int setup = fork_cancel_setup, report = fork_cancel_report,
+      pool = fork_cancel_pool;
+  kfence_fault_unlock_after_fork();
+  if (taken & KFENCE_LOCK_POOL)
+    pool_unlock(pool);
+  if (taken & KFENCE_LOCK_REPORT)
+    kfence_report_lock_release(report);
+  if (taken & KFENCE_LOCK_SETUP)
+    kfence_unlock(&kfence_setup_lock, KFENCE_LOCK_SETUP, setup);
 }
 
+/* Records another thread was filling or doing are its own: they went with
+ * it (the object stays allocated in the child). */
 static void after_fork_child(void) {
-  pthread_mutex_unlock(&kfence_pool_lock);
-  kfence_fault_after_fork();
-  pthread_mutex_unlock(&kfence_report_lock);
+  int ready = 0;
+  for (int k = 0; k < DEFERRED; k++) {
+    if (atomic_load(&deferred[k].state) == DEFERRED_READY)
+      ready++;
+    else
+      atomic_store(&deferred[k].state, DEFERRED_FREE_SLOT);
+  }
+  atomic_store(&nr_deferred, ready);
+  after_fork();
   kfence_sampling_after_fork_child();
 }
 
@@ -720,8 +951,6 @@ static bool setup_sampling(void) {
   pool_reservation = map_or_null(reservation_bytes(), PROT_NONE);
   reservation_errno = errno;
   kfence_sampling_init();
-  /* Before any pool: a child must not sample what its parent samples. */
-  pthread_atfork(before_fork, after_fork_parent, after_fork_child);
   return true;
 }
 
@@ -789,27 +1018,45 @@ static bool setup_pool(void) {
   return true;
 }
 
-/* Moves kfence_state from @from through @busy to @done (or DISABLED) by
- * running @setup, once, whichever thread gets there first; the others wait.
- * Returns the state reached. */
+/*
+ * Moves kfence_state from @from through @busy to @done (or DISABLED) by
+ * running @setup, once, whichever thread gets there first; the others wait
+ * for it, but for a thread that holds a KFENCE lock (kfence_setup_lock).
+ * Returns the state reached. The busy state tells the allocations of other
+ * threads not to wait (kfence_alloc_sampled).
+ */
 static int advance(int from, int busy, bool (*setup)(void), int done) {
-  int expected = from;
-  if (atomic_compare_exchange_strong(&kfence_state, &expected, busy)) {
+  int state = atomic_load_explicit(&kfence_state, memory_order_acquire);
+  if ((state != from && state != busy) || kfence_locks_held)
+    return state;
+  int cancel = kfence_lock(&kfence_setup_lock, KFENCE_LOCK_SETUP);
+  state = atomic_load_explicit(&kfence_state, memory_order_acquire);
+  if (state == from) {
+    atomic_store_explicit(&kfence_state, busy, memory_order_relaxed);
     bool saved = kfence_in_runtime;
     kfence_in_runtime = true;
-    bool ok = setup();
-    atomic_store_explicit(&kfence_state, ok ? done : KFENCE_DISABLED,
-                          memory_order_release);
+    state = setup() ? done : KFENCE_DISABLED;
+    atomic_store_explicit(&kfence_state, state, memory_order_release);
     kfence_in_runtime = saved;
   }
-  int state;
-  while ((state = atomic_load_explicit(&kfence_state, memory_order_acquire)) ==
-         busy)
-    sched_yield();
+  kfence_unlock(&kfence_setup_lock, KFENCE_LOCK_SETUP, cancel);
   return state;
 }
 
+/* Registered before the first step can begin, by whichever thread gets
+ * there first, so that a fork() during a step waits for it. The child also
+ * reseeds its sampler: it must not sample what its parent samples. */
+static pthread_once_t fork_handlers_once = PTHREAD_ONCE_INIT;
+
+static void register_fork_handlers(void) {
+  bool saved = kfence_in_runtime;
+  kfence_in_runtime = true;
+  pthread_atfork(before_fork, after_fork, after_fork_child);
+  kfence_in_runtime = saved;
+}
+
 static int init_sampling(void) {
+  pthread_once(&fork_handlers_once, register_fork_handlers);
   return advance(KFENCE_UNINIT, KFENCE_INITIALISING, setup_sampling,
                  KFENCE_SAMPLING);
 }

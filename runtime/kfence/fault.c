@@ -34,14 +34,15 @@
 /*
  * Serialises the slots' growth and the entries KFENCE installs outside the
  * handler (the re-check; the program's sigaction() calls in the LD_PRELOAD
- * build). Held with every signal blocked: a signal handler may call
- * sigaction(), which the LD_PRELOAD build routes here, so none may run on a
- * thread holding it. Taken under kfence_report_lock (a report callback may
- * call sigaction()), never the other way round. fork() takes it (core.c),
- * so no child starts with it held; nothing under it is a cancellation
- * point. The SIGSEGV handler never takes it: it reads slots already
- * published and installs with single sigaction() calls, racing with the
- * holder as any thread calling sigaction() would.
+ * build). Held with the asynchronous signals blocked (sigaction_lock): a
+ * signal handler may call sigaction(), which the LD_PRELOAD build routes
+ * here, so none may run on a thread holding it. Taken under
+ * kfence_report_lock (a report callback may call sigaction()), never the
+ * other way round. fork() takes it (core.c's before_fork), so no child
+ * starts with it held; nothing under it is a cancellation point, so a
+ * cancelled thread never holds it. The SIGSEGV handler never takes it: it
+ * reads slots already published and installs with single sigaction()
+ * calls, racing with the holder as any thread calling sigaction() would.
  */
 static pthread_mutex_t kfence_sigaction_lock = PTHREAD_MUTEX_INITIALIZER;
 static sigset_t fork_saved_mask; /* the forking thread's, under the lock */
@@ -74,6 +75,23 @@ static void (*const entries[])(int, siginfo_t *, void *) = {
  */
 static struct sigaction slots[KFENCE_FAULT_SLOTS];
 static atomic_uint nr_slots;
+
+/* Faults stay deliverable: blocked, they would kill the process outright. */
+static void sigaction_lock(sigset_t *saved) {
+  sigset_t async;
+  sigfillset(&async);
+  static const int synchronous[] = {SIGSEGV, SIGBUS,  SIGILL,
+                                    SIGFPE,  SIGTRAP, SIGSYS};
+  for (size_t i = 0; i < sizeof(synchronous) / sizeof(synchronous[0]); i++)
+    sigdelset(&async, synchronous[i]);
+  pthread_sigmask(SIG_BLOCK, &async, saved);
+  pthread_mutex_lock(&kfence_sigaction_lock);
+}
+
+static void sigaction_unlock(const sigset_t *saved) {
+  pthread_mutex_unlock(&kfence_sigaction_lock);
+  pthread_sigmask(SIG_SETMASK, saved, NULL);
+}
 
 #if defined(__aarch64__)
 /*
@@ -399,23 +417,18 @@ static void take_sigsegv(void) {
   }
 }
 
-static void lock(sigset_t *saved) {
-  sigset_t all;
-  sigfillset(&all);
-  pthread_sigmask(SIG_SETMASK, &all, saved);
-  pthread_mutex_lock(&kfence_sigaction_lock);
-}
+void kfence_fault_lock_for_fork(void) { sigaction_lock(&fork_saved_mask); }
 
-static void unlock(const sigset_t *saved) {
-  pthread_mutex_unlock(&kfence_sigaction_lock);
-  pthread_sigmask(SIG_SETMASK, saved, NULL);
+void kfence_fault_unlock_after_fork(void) {
+  sigset_t saved = fork_saved_mask;
+  sigaction_unlock(&saved);
 }
 
 void kfence_fault_install(void) {
   sigset_t saved;
-  lock(&saved);
+  sigaction_lock(&saved);
   take_sigsegv();
-  unlock(&saved);
+  sigaction_unlock(&saved);
 }
 
 void kfence_fault_recheck(void) {
@@ -428,7 +441,7 @@ void kfence_fault_recheck(void) {
 int kfence_fault_sigaction(const struct sigaction *act,
                            struct sigaction *oldact) {
   sigset_t saved;
-  lock(&saved);
+  sigaction_lock(&saved);
   struct sigaction now;
   int ret = kfence_libc_sigaction(SIGSEGV, NULL, &now);
   int j = ret == 0 ? entry_slot(&now) : -1;
@@ -444,13 +457,6 @@ int kfence_fault_sigaction(const struct sigaction *act,
     if (oldact && ret == 0)
       *oldact = old;
   }
-  unlock(&saved);
+  sigaction_unlock(&saved);
   return ret;
-}
-
-void kfence_fault_before_fork(void) { lock(&fork_saved_mask); }
-
-void kfence_fault_after_fork(void) {
-  sigset_t saved = fork_saved_mask;
-  unlock(&saved);
 }

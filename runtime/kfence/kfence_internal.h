@@ -159,6 +159,8 @@ void *kfence_alloc_sampled(size_t size, size_t align, bool zero,
 /*
  * Free @addr, which is_kfence_address(); reports invalid frees. Returns
  * false if @addr is not KFENCE's after all (the pool was being published).
+ * In a signal handler that interrupted its thread holding the pool lock,
+ * the free is done once that thread has released it.
  */
 bool kfence_free_guarded(void *addr, const void *caller) KFENCE_HIDDEN;
 /*
@@ -205,6 +207,37 @@ void kfence_report_libc_crash(const ucontext_t *uc) KFENCE_HIDDEN;
 extern __thread bool kfence_in_runtime
     __attribute__((tls_model("initial-exec"))) KFENCE_HIDDEN;
 
+/* ---- locks (core.c) ------------------------------------------------------ */
+
+/*
+ * The runtime's mutexes but fault.c's are taken with kfence_lock() and
+ * released with kfence_unlock(), which give them all two guarantees:
+ *  - a cancelled thread never leaves one locked: cancellation is disabled
+ *    while the thread holds it (a report calls open() and write(), both
+ *    cancellation points; so may a failing mprotect() under the pool lock,
+ *    which logs) and restored after;
+ *  - code that runs on the thread holding one, in the middle of what the
+ *    lock protects (a report callback, a signal handler that interrupted
+ *    it, a fork handler), never waits for it: the lock's bit is set in
+ *    kfence_locks_held from before the lock is taken until after it is
+ *    released, and what such code may call looks at it first:
+ *    kfence_alloc_sampled() leaves the allocation to the C library, a free
+ *    or a fault that needs the pool lock goes on without it and defers its
+ *    changes to the metadata (core.c's deferred[]), a report waits in
+ *    report.c's queue.
+ * kfence_lock() returns the cancellation state for kfence_unlock().
+ */
+enum {
+  KFENCE_LOCK_SETUP = 1,  /* core.c's kfence_setup_lock */
+  KFENCE_LOCK_REPORT = 2, /* report.c's kfence_report_lock */
+  KFENCE_LOCK_POOL = 4,   /* core.c's kfence_pool_lock */
+};
+extern __thread unsigned char kfence_locks_held
+    __attribute__((tls_model("initial-exec"))) KFENCE_HIDDEN;
+int kfence_lock(pthread_mutex_t *lock, unsigned bit) KFENCE_HIDDEN;
+void kfence_unlock(pthread_mutex_t *lock, unsigned bit,
+                   int cancel) KFENCE_HIDDEN;
+
 /* ---- fault handling (fault.c) -------------------------------------------- */
 
 /* The faulting instruction's address, from the signal context. */
@@ -215,6 +248,9 @@ size_t kfence_fault_registers(const ucontext_t *uc, uintptr_t *out,
                               size_t max) KFENCE_HIDDEN;
 
 void kfence_fault_install(void) KFENCE_HIDDEN;
+/* fault.c's lock, held by the forking thread across fork(). */
+void kfence_fault_lock_for_fork(void) KFENCE_HIDDEN;
+void kfence_fault_unlock_after_fork(void) KFENCE_HIDDEN;
 /*
  * Stand in front of SIGSEGV again if the program replaced KFENCE's handler
  * since the last look. Called for each guarded allocation (one syscall): a
@@ -228,9 +264,6 @@ void kfence_fault_recheck(void) KFENCE_HIDDEN;
  */
 int kfence_fault_sigaction(const struct sigaction *act,
                            struct sigaction *oldact) KFENCE_HIDDEN;
-/* Around fork(): the child must not start with the sigaction lock held. */
-void kfence_fault_before_fork(void) KFENCE_HIDDEN;
-void kfence_fault_after_fork(void) KFENCE_HIDDEN;
 
 /* ---- the C library behind the hooks (hooks.c) --------------------------- */
 
@@ -293,6 +326,8 @@ extern char kfence_bootstrap_arena[KFENCE_ARENA_SIZE] KFENCE_HIDDEN;
 
 /* ---- reports (report.c) ---------------------------------------------------- */
 
+#define KFENCE_REPORT_BYTES 16
+
 struct kfence_report {
   enum kfence_bug_kind type;
   bool is_write;
@@ -302,7 +337,8 @@ struct kfence_report {
   long index; /* kfence-#index */
   /* Where it happened: the faulting code, or the caller of free(). */
   const struct kfence_track *stack;
-  /* KFENCE_BUG_MEMORY_CORRUPTION: the bytes shown after the address. */
+  /* KFENCE_BUG_MEMORY_CORRUPTION: the bytes shown after the address, at
+   * most KFENCE_REPORT_BYTES. */
   const uint8_t *bytes;
   const uint8_t *expected;
   int nr_bytes;
@@ -337,7 +373,10 @@ struct kfence_frame {
 void kfence_resolve_frame(uintptr_t pc, struct kfence_frame *f) KFENCE_HIDDEN;
 const char *kfence_module_basename(const char *path) KFENCE_HIDDEN;
 
-/* Prints the report; aborts if panic_on_warn. */
+/* Prints the report; aborts if panic_on_warn. On the thread that holds the
+ * report lock (from the report callback, or a signal handler that
+ * interrupted a report), the report is queued and printed after the one
+ * being written, before the lock is released. */
 void kfence_report_error(const struct kfence_report *r) KFENCE_HIDDEN;
 /*
  * Fills @track with the current stack, starting at the frame whose address
@@ -371,7 +410,10 @@ void kfence_log_printf(const char *fmt, ...) KFENCE_HIDDEN
     __attribute__((format(printf, 1, 2)));
 /* print_stats_at_exit and print_objects_at_exit, to that descriptor. */
 void kfence_print_at_exit(bool stats, bool objects) KFENCE_HIDDEN;
-extern pthread_mutex_t kfence_report_lock KFENCE_HIDDEN;
+/* kfence_report_lock, for fork(): the release writes the reports raised
+ * on this thread while it held the lock (kfence_report_error). */
+int kfence_report_lock_acquire(void) KFENCE_HIDDEN;
+void kfence_report_lock_release(int cancel) KFENCE_HIDDEN;
 extern atomic_ulong kfence_stat_bugs KFENCE_HIDDEN;
 
 #endif /* KFENCE_INTERNAL_H */

@@ -140,9 +140,19 @@ void kfence_log_printf(const char *fmt, ...) {
               (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
 }
 
-/* Protects report_buf, json_buf and the callback, and keeps reports whole
- * when threads race. */
-pthread_mutex_t kfence_report_lock = PTHREAD_MUTEX_INITIALIZER;
+/*
+ * Protects report_buf, json_buf, report_frames, the queue below and the
+ * callback, and keeps reports whole when threads race. Held while a report
+ * is formatted, written and handed to the callback. A cancelled thread
+ * cannot hold it (kfence_lock): the report's open() and write() are
+ * cancellation points, and so may be the callback's calls. A fork child
+ * never finds it held (core.c's before_fork takes it). Code that runs on
+ * the thread holding it never waits for it (KFENCE_LOCK_REPORT): the
+ * callback, which may unregister itself, read the stats and print the
+ * objects, and cause a report of its own; a signal handler that interrupted
+ * the report and causes one (a use-after-free in the handler).
+ */
+static pthread_mutex_t kfence_report_lock = PTHREAD_MUTEX_INITIALIZER;
 static char report_buf[32768];
 static char json_buf[32768];
 static kfence_report_fn report_fn;
@@ -373,10 +383,16 @@ static void format_json(struct out *o, const struct kfence_report *r, int cpu,
 }
 
 void kfence_set_report_callback(kfence_report_fn fn, void *arg) {
-  pthread_mutex_lock(&kfence_report_lock);
+  /* From the callback: this thread holds the lock already. */
+  if (kfence_locks_held & KFENCE_LOCK_REPORT) {
+    report_fn = fn;
+    report_arg = arg;
+    return;
+  }
+  int cancel = kfence_report_lock_acquire();
   report_fn = fn;
   report_arg = arg;
-  pthread_mutex_unlock(&kfence_report_lock);
+  kfence_report_lock_release(cancel);
 }
 
 static struct kfence_bug_stack bug_stack(const struct kfence_track *t) {
@@ -420,9 +436,8 @@ static void print_bytes(struct out *o, const struct kfence_report *r) {
   out_printf(o, " ]");
 }
 
-void kfence_report_error(const struct kfence_report *r) {
-  int saved_errno = errno;
-  pthread_mutex_lock(&kfence_report_lock);
+/* Formats, writes and hands on one report. Under kfence_report_lock. */
+static void write_report(const struct kfence_report *r) {
   nr_report_frames = 0;
   struct out o = {.buf = report_buf, .cap = sizeof(report_buf)};
   const char *access = r->is_write ? "write" : "read";
@@ -529,13 +544,91 @@ void kfence_report_error(const struct kfence_report *r) {
   if (report_fn)
     call_back(r, report_buf, json_buf);
   nr_report_frames = -1;
-  pthread_mutex_unlock(&kfence_report_lock);
+}
 
-  if (kfence_opts.panic_on_warn) {
-    static const char msg[] = "kfence: panic_on_warn set, aborting\n";
-    write_all(log_target(), msg, sizeof(msg) - 1);
-    abort();
+static void panic(void) {
+  static const char msg[] = "kfence: panic_on_warn set, aborting\n";
+  write_all(log_target(), msg, sizeof(msg) - 1);
+  abort();
+}
+
+/*
+ * Reports raised on the thread that holds kfence_report_lock (see there),
+ * with copies of what they point to, until that thread writes them, after
+ * the report it was writing and before it releases the lock. Only that
+ * thread, and the handlers that interrupt it, use them: they are under the
+ * lock too. nr_queued counts the entries claimed, and past QUEUED_REPORTS
+ * the reports lost; atomic, as a handler may claim one at any instruction.
+ */
+#define QUEUED_REPORTS 4
+static struct queued_report {
+  struct kfence_report r;
+  struct kfence_track stack;
+  struct kfence_metadata meta;
+  uint8_t bytes[KFENCE_REPORT_BYTES], expected[KFENCE_REPORT_BYTES];
+} queued[QUEUED_REPORTS];
+static atomic_int nr_queued;
+
+static void queue_report(const struct kfence_report *r) {
+  int n = atomic_fetch_add(&nr_queued, 1);
+  if (n >= QUEUED_REPORTS)
+    return;
+  struct queued_report *q = &queued[n];
+  q->r = *r;
+  q->stack = *r->stack;
+  q->r.stack = &q->stack;
+  if (r->meta) {
+    q->meta = *r->meta;
+    q->r.meta = &q->meta;
   }
+  if (r->nr_bytes) {
+    memcpy(q->bytes, r->bytes, (size_t)r->nr_bytes);
+    memcpy(q->expected, r->expected, (size_t)r->nr_bytes);
+    q->r.bytes = q->bytes;
+    q->r.expected = q->expected;
+  }
+}
+
+/* Writes the queued reports, those their own callbacks raise too. Returns
+ * whether there were any. */
+static bool write_queued(void) {
+  int done = 0;
+  for (;;) {
+    int n = atomic_load(&nr_queued);
+    for (; done < n && done < QUEUED_REPORTS; done++)
+      write_report(&queued[done].r);
+    if (atomic_compare_exchange_strong(&nr_queued, &n, 0)) {
+      if (n > QUEUED_REPORTS)
+        kfence_log_printf("kfence: %d reports raised while another was "
+                          "being written were lost\n",
+                          n - QUEUED_REPORTS);
+      return n > 0;
+    }
+  }
+}
+
+int kfence_report_lock_acquire(void) {
+  return kfence_lock(&kfence_report_lock, KFENCE_LOCK_REPORT);
+}
+
+void kfence_report_lock_release(int cancel) {
+  bool reported = write_queued();
+  kfence_unlock(&kfence_report_lock, KFENCE_LOCK_REPORT, cancel);
+  if (reported && kfence_opts.panic_on_warn)
+    panic();
+}
+
+void kfence_report_error(const struct kfence_report *r) {
+  if (kfence_locks_held & KFENCE_LOCK_REPORT) {
+    queue_report(r);
+    return;
+  }
+  int saved_errno = errno;
+  int cancel = kfence_report_lock_acquire();
+  write_report(r);
+  kfence_report_lock_release(cancel);
+  if (kfence_opts.panic_on_warn)
+    panic();
   errno = saved_errno;
 }
 

@@ -143,7 +143,9 @@ struct kfence_bug {
 /*
  * Called after each report, from the SIGSEGV handler for accesses: do not
  * allocate or take locks the program may hold; copy what you need. One
- * callback per process; NULL removes it.
+ * callback per process; NULL removes it. The callback may call this (to
+ * unregister itself), kfence_get_stats(), kfence_print_stats() and
+ * kfence_print_objects(); a report it causes is written after it returns.
  */
 typedef void (*kfence_report_fn)(const struct kfence_bug *bug, void *arg);
 void kfence_set_report_callback(kfence_report_fn fn, void *arg);
