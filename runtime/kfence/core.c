@@ -107,9 +107,8 @@ static unsigned freelist_head = NO_OBJECT, freelist_tail = NO_OBJECT;
 /*
  * Slots from this one up have never held an object. They are handed out in
  * index order before any freed slot, as if they stood at the freelist's
- * head, where setup_pool() used to put them all; that wrote every slot's
- * metadata at once, about 1 ms of page faults here for the default pool.
- * Under kfence_pool_lock.
+ * head, so that setting up the pool writes no slot's metadata: a slot's is
+ * first written when it first holds an object. Under kfence_pool_lock.
  */
 static unsigned next_unused;
 /* Guard pages a report left accessible; closed again by the next allocation
@@ -216,9 +215,8 @@ static bool set_protection(uintptr_t page, bool accessible) {
  * every free: that halves the cost of a guarded allocation + free. Slot @i
  * gets its right guard page marked before its first object; its left one
  * is slot i - 1's right guard (slots are first used in index order) or the
- * first two pages, marked by setup_pool(). Marking all of them there cost
- * every process that guarded one object about 1 ms here (one madvise()
- * per slot); now a slot's first object pays one. Failing means the process
+ * first two pages, marked by setup_pool(): a slot's first object pays one
+ * madvise(), a process that guards one object one. Failing means the process
  * is out of memory mappings: no more guarded allocations, as when an
  * mprotect() fails. Call with kfence_pool_lock held.
  */
@@ -856,10 +854,11 @@ static void after_fork_child(void) {
   kfence_sampling_after_fork_child();
 }
 
+/* Memory mappings the pool takes, at most: one per page (see setup_pool). */
+static size_t pool_mappings(void) { return (kfence_opts.num_objects + 1) * 2; }
+
 /* Objects and guard pages, each a page: see docs/kfence.md, "The pool". */
-static size_t pool_bytes(void) {
-  return (kfence_opts.num_objects + 1) * 2 * kfence_page_size;
-}
+static size_t pool_bytes(void) { return pool_mappings() * kfence_page_size; }
 
 /*
  * The pool and one more guard page: an odd number of pages is never a
@@ -871,8 +870,6 @@ static size_t reservation_bytes(void) {
   return pool_bytes() + kfence_page_size;
 }
 
-/* Memory mappings the pool takes, at most (see setup_pool). */
-static size_t pool_mappings(void) { return (kfence_opts.num_objects + 1) * 2; }
 
 /* vm.max_map_count: how many mappings a process may have; 0 if unknown.
  * Read without stdio, which would allocate. */
@@ -892,8 +889,8 @@ static unsigned long max_map_count(void) {
 /*
  * The pool may take half of the process's mapping budget: the other half is
  * the program's (its libraries, thread stacks, the C library's mmap()ed
- * chunks). A pool that took nearly all of it left Python without memory at
- * num_objects=32,700 under the default limit of 65,530.
+ * chunks), which may need most of it (Python, for one, runs out of memory
+ * with a pool of 32,700 objects under the default limit of 65,530).
  */
 /* Memory mappings the process holds: lines of /proc/self/maps; 0 if it
  * cannot be read. Read without stdio, which would allocate. */

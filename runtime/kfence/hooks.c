@@ -110,12 +110,10 @@ static bool is_power_of_2(size_t x) { return x && !(x & (x - 1)); }
 /*
  * The slow halves of the entry points are out of line (noinline) so that
  * the fast paths save no registers and set up no frame: each is its test
- * and a tail jump to the C library. (With this one inline, malloc() pushed
- * and popped a register on its fast path too: 6 instructions, not 4.) They
- * are cold so that the common case falls through every branch: without
- * it, clang made the sampled tail call of malloc, calloc and realloc the
- * fall-through, a taken branch more on every call
- * (test/kfence/preload-entry.test).
+ * and a tail jump to the C library. They are cold so that the common case
+ * falls through every branch: otherwise clang makes the sampled tail call
+ * of malloc, calloc and realloc the fall-through, a taken branch more on
+ * every call (test/kfence/preload-entry.test pins both).
  */
 
 /* malloc once the sampler has fired: guarded if the pool can take it. */
@@ -146,9 +144,7 @@ void *__kfence_malloc_sampled(size_t size) {
  * last is rare natively (mmap() works from the top down) but the rule under
  * the legacy bottom-up layout and under valgrind, which maps the C
  * library's large blocks above the libraries: two inline range tests send
- * it on before any call (one perl process of bench/kfence/programs.sh freed
- * 265,090 blocks here under callgrind, at 19 instructions each through
- * kfence_free_guarded(), and 0 natively).
+ * it on before any call, not through kfence_free_guarded().
  */
 __attribute__((noinline)) static void free_above_threshold(void *ptr,
                                                            const void *caller) {
@@ -164,8 +160,7 @@ __attribute__((noinline)) static void free_above_threshold(void *ptr,
 /*
  * Fast path of free(): one compare of @ptr against the threshold
  * in memory, a branch, and the jump to the C library (x86: cmp, jbe,
- * jmp *: the LD_PRELOAD build's free() is 3 instructions, 12 with the
- * threshold read through the GOT and the arena tested inline).
+ * jmp *: the LD_PRELOAD build's free() is 3 instructions).
  */
 static inline void do_free(void *ptr, const void *caller) {
   if (kfence_above_free_threshold(ptr)) {
@@ -187,9 +182,9 @@ calloc_sampled(size_t nmemb, size_t size, const void *caller, bool may_init) {
   return p ? p : LIBC(calloc)(nmemb, size);
 }
 
-/* Fast path: the countdown and the jump, as malloc (the C library checks
- * nmemb * size for overflow itself). Checking it here first cost 11 more
- * instructions per call, with the saved registers it needed. */
+/* Fast path: the countdown and the jump, as malloc; the C library checks
+ * nmemb * size for overflow itself, so the fast path needs no registers
+ * saved for it. */
 static inline void *do_calloc(size_t nmemb, size_t size, const void *caller,
                               bool may_init) {
   if (kfence_sample_hit())
@@ -261,9 +256,9 @@ realloc_slow(void *ptr, size_t size, const void *caller, bool may_init,
  * Fast path: a block below the threshold (neither KFENCE's nor the arena's;
  * NULL too, for which the C library's realloc is malloc) and no sample:
  * the C library's realloc. Size 0 takes no sample (glibc frees and returns
- * NULL). Out of line, with its six saved registers, realloc() took 45
- * instructions; now 10 (the return address, cmp, branch, test, branch, the
- * countdown in three, the jump in two).
+ * NULL). Inline, so that the fast path saves no registers: 10 instructions
+ * on x86 (the return address, cmp, branch, test, branch, the countdown in
+ * three, the jump in two).
  */
 static inline void *do_realloc(void *ptr, size_t size, const void *caller,
                                bool may_init) {
@@ -284,39 +279,36 @@ static inline void *do_reallocarray(void *ptr, size_t nmemb, size_t size,
   return do_realloc(ptr, total, caller, may_init);
 }
 
-/* Guarded only for power-of-2 alignments: the C library decides the rest. */
+/* A sampled allocation of a power-of-2 alignment, from the pool; NULL if
+ * not sampled or not guarded: the C library decides the rest. */
+static inline void *aligned_sampled(size_t align, size_t size,
+                                    const void *caller, bool may_init) {
+  if (!is_power_of_2(align) || !kfence_sample_hit())
+    return NULL;
+  return kfence_alloc_sampled(size, align, false, caller, may_init);
+}
+
 static inline void *do_memalign(size_t align, size_t size, const void *caller,
                                 bool may_init) {
-  if (is_power_of_2(align) && kfence_sample_hit()) {
-    void *p = kfence_alloc_sampled(size, align, false, caller, may_init);
-    if (p)
-      return p;
-  }
-  return LIBC(memalign)(align, size);
+  void *p = aligned_sampled(align, size, caller, may_init);
+  return p ? p : LIBC(memalign)(align, size);
 }
 
 static inline void *do_aligned_alloc(size_t align, size_t size,
                                      const void *caller, bool may_init) {
-  if (is_power_of_2(align) && kfence_sample_hit()) {
-    void *p = kfence_alloc_sampled(size, align, false, caller, may_init);
-    if (p)
-      return p;
-  }
-  return LIBC(aligned_alloc)(align, size);
+  void *p = aligned_sampled(align, size, caller, may_init);
+  return p ? p : LIBC(aligned_alloc)(align, size);
 }
 
 static inline int do_posix_memalign(void **memptr, size_t align, size_t size,
                                     const void *caller, bool may_init) {
   if (!is_power_of_2(align) || align % sizeof(void *))
     return EINVAL;
-  if (kfence_sample_hit()) {
-    void *p = kfence_alloc_sampled(size, align, false, caller, may_init);
-    if (p) {
-      *memptr = p;
-      return 0;
-    }
-  }
-  return LIBC(posix_memalign)(memptr, align, size);
+  void *p = aligned_sampled(align, size, caller, may_init);
+  if (!p)
+    return LIBC(posix_memalign)(memptr, align, size);
+  *memptr = p;
+  return 0;
 }
 
 static inline void *do_valloc(size_t size, const void *caller, bool may_init) {
