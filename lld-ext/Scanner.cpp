@@ -8,7 +8,6 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Scanner.h"
-#include "LLDCompat.h"
 
 #include "klto/LLVMAdapter.h"
 #include "klto/asmlex.h"
@@ -546,7 +545,7 @@ Error Scanner::scanBitcode(llvm::MemoryBufferRef Buf, const Unit &U) {
                      ": bad bitcode: " + llvm::toString(MOrErr.takeError()));
     llvm::Module &M = **MOrErr;
     // The code generator emits module asm before any global.
-    scanModuleAsm(M.getModuleInlineAsm(), compat::targetTriple(M), U, Seq);
+    scanModuleAsm(M.getModuleInlineAsm(), targetTriple(M), U, Seq);
     for (const llvm::GlobalVariable &GV : M.globals()) {
       if (!GV.hasSection() || GV.isDeclaration())
         continue;

@@ -104,7 +104,7 @@ void keepNamesTheIRHas(NamingContext &Ctx, ArrayRef<CallBase *> Calls,
                        SmallVectorImpl<GlobalValue *> &Keep) {
   Module &M = Ctx.M;
   klto_asm_dialect Dialect =
-      klto_asm_dialect_for_triple(compat::targetTriple(M).c_str());
+      klto_asm_dialect_for_triple(targetTriple(M).c_str());
   StringSet<> Names;
   auto Collect = [](void *P, klto_str Name) {
     static_cast<StringSet<> *>(P)->insert(StringRef(Name.p, Name.n));
@@ -150,7 +150,7 @@ void renameStaticInAsm(NamingContext &Ctx, ArrayRef<CallBase *> Calls,
   klto_format_stub(Alias.data(), Alias.size() + 1, {}, {}, ModName, Name);
   Keep.push_back(getOrCreateStableName(GV, Alias));
   klto_asm_dialect Dialect =
-      klto_asm_dialect_for_triple(compat::targetTriple(M).c_str());
+      klto_asm_dialect_for_triple(targetTriple(M).c_str());
   for (CallBase *CB : Calls) {
     InlineAsm *IA = &asmOf(*CB);
     StringRef S = IA->getAsmString();

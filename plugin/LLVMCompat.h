@@ -3,8 +3,9 @@
 // klto builds against one LLVM major at a time, any of 17 to 22 (the
 // top-level CMakeLists.txt says which). Where LLVM's API the plugin uses
 // differs between them, the difference is adapted here, once; the rest of
-// the plugin is written against what this header provides. The linker's
-// half has its own (lld-ext/LLDCompat.h).
+// the plugin is written against what this header provides. What both
+// halves need, the module's triple, is in klto/LLVMAdapter.h; the linker
+// needs nothing else adapted.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KLTO_PLUGIN_LLVMCOMPAT_H
@@ -30,16 +31,6 @@ class MCSymbol;
 }
 
 namespace klto::compat {
-
-/// The module's target triple as written in it: a std::string up to LLVM
-/// 20, an llvm::Triple (whose str() is that string) from 21 on.
-inline const std::string &targetTriple(const llvm::Module &M) {
-#if LLVM_VERSION_MAJOR >= 21
-  return M.getTargetTriple().str();
-#else
-  return M.getTargetTriple();
-#endif
-}
 
 /// Sets the module's target triple from its text.
 inline void setTargetTriple(llvm::Module &M, llvm::StringRef Triple) {

@@ -23,7 +23,7 @@ using namespace llvm;
 namespace klto {
 
 ModuleAsmRewriter::ModuleAsmRewriter(NamingContext &Ctx) : Ctx(Ctx) {
-  Opts.dialect = klto_asm_dialect_for_triple(compat::targetTriple(Ctx.M).c_str());
+  Opts.dialect = klto_asm_dialect_for_triple(targetTriple(Ctx.M).c_str());
   Opts.modname = toKStr(Ctx.ModName);
   Opts.tables = Ctx.tables();
   Opts.stubs = Ctx.Opts.Stubs;

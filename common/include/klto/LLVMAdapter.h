@@ -12,6 +12,8 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/IR/Module.h"
 
 #include <string>
 #include <vector>
@@ -20,6 +22,17 @@ namespace klto {
 
 inline klto_str toKStr(llvm::StringRef S) { return {S.data(), S.size()}; }
 inline llvm::StringRef fromKStr(klto_str S) { return {S.p, S.n}; }
+
+/// A module's target triple as written in it, which both halves hand to
+/// the asm lexer: a std::string up to LLVM 20, an llvm::Triple (whose str()
+/// is that string) from 21 on.
+inline const std::string &targetTriple(const llvm::Module &M) {
+#if LLVM_VERSION_MAJOR >= 21
+  return M.getTargetTriple().str();
+#else
+  return M.getTargetTriple();
+#endif
+}
 
 /// A project's extra tables as libkltocore takes them. The names stay the
 /// caller's and must outlive the list.
