@@ -125,7 +125,8 @@ static int storm(int threads) {
   /* The steady state: forks during the pool's set-up are `first`'s. */
   if (stress_kf.present)
     for (double end = stress_now() + 1; !*stress_kf.pool_size && stress_now() < end;)
-      free(malloc(32));
+      stress_malloc_free(32);
+  stress_start();
   for (long i = 0; i < threads; i++)
     pthread_create(&t[i], NULL, churner, (void *)i);
   char *argv[] = {"/proc/self/exe", "child", NULL};
@@ -169,7 +170,7 @@ static void *first_allocator(void *arg) {
   while (!go)
     ;
   for (int i = 0; i < 100; i++)
-    free(malloc(32));
+    stress_malloc_free(32);
   return NULL;
 }
 

@@ -127,7 +127,7 @@ static void one_op(uint64_t *x) {
   switch (op) {
   case OP_malloc:
     if (stress_rand(x) % 64 == 0)
-      free(malloc(0));
+      stress_malloc_free(0);
     put(malloc(n), n, x);
     break;
   case OP_calloc: {

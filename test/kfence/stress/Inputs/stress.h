@@ -72,6 +72,15 @@ static inline uint64_t stress_seed(uint64_t salt) {
   return x ? x : 1;
 }
 
+/* Where a block goes that nothing reads, so that the compiler keeps its
+ * malloc and free (it may drop a pair whose memory does not escape). */
+static void *volatile stress_sink;
+
+static inline void stress_malloc_free(size_t n) {
+  stress_sink = malloc(n);
+  free(stress_sink);
+}
+
 /* ---- block contents ------------------------------------------------------ */
 
 /*
