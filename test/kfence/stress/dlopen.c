@@ -189,11 +189,16 @@ int main(int argc, char **argv) {
    * are first used; the threads' arenas take a few. */
   int ok = !bad && planted == reported && !unguarded && s.bugs == reported &&
            handler_mapped && grown <= 512 + 64 && (!stress_kf.present || planted);
+#ifdef KLTO
+  const char *program = "plugin";
+#else
+  const char *program = "plain";
+#endif
   return stress_summary("dlopen", ok,
-                        "cycles=%lu ops=%lu planted=%lu reported=%lu "
+                        "program=%s cycles=%lu ops=%lu planted=%lu reported=%lu "
                         "unguarded=%lu mappings_grown=%ld handler_mapped=%d bad=%lu",
-                        cycles, (unsigned long)ops, planted, reported,
+                        program, cycles, (unsigned long)ops, planted, reported,
                         unguarded, grown, handler_mapped, (unsigned long)bad);
 }
 #endif
-// CHECK: stress dlopen [{{.*}}]: cycles={{[1-9][0-9]*}} ops={{[1-9][0-9]*}} planted=[[N:[1-9][0-9]*]] reported=[[N]] unguarded=0 mappings_grown={{-?[0-9]+}} handler_mapped=1 bad=0 kfence=yes guarded={{[1-9][0-9]*}} reports=[[N]] {{.*}} result=ok
+// CHECK: stress dlopen [{{.*}}]: program={{plain|plugin}} cycles={{[1-9][0-9]*}} ops={{[1-9][0-9]*}} planted=[[N:[1-9][0-9]*]] reported=[[N]] unguarded=0 mappings_grown={{-?[0-9]+}} handler_mapped=1 bad=0 kfence=yes guarded={{[1-9][0-9]*}} reports=[[N]] {{.*}} result=ok
