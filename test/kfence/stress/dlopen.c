@@ -17,17 +17,17 @@
 // RUN: %clang -g -O1 -fplugin=%plugin -fplugin-arg-klto-kfence -I%kfence_include \
 // RUN:   -I%S/Inputs --ld-path=%stock_ld %s -lpthread -DKLTO -o %t/klto
 // RUN: env KFENCE_OPTIONS=sample_rate=1 %timeout %t/plain %t \
-// RUN:   %klto_libdir/libkfence-hooks.so > %t/out 2> %t/err
-// RUN: FileCheck %s < %t/out
-// RUN: grep 'BUG: KFENCE' %t/err | not grep -v 'use-after-free read in plant'
+// RUN:   %klto_libdir/libkfence-hooks.so > %t/out.plain 2> %t/err.plain
+// RUN: FileCheck %s < %t/out.plain
+// RUN: grep 'BUG: KFENCE' %t/err.plain | not grep -v 'use-after-free read in plant'
 // RUN: env KFENCE_OPTIONS=sample_rate=1 %timeout %t/klto %t \
-// RUN:   %klto_libdir/libkfence-hooks.so > %t/out 2> %t/err
-// RUN: FileCheck %s < %t/out
-// RUN: grep 'BUG: KFENCE' %t/err | not grep -v 'use-after-free read in plant'
+// RUN:   %klto_libdir/libkfence-hooks.so > %t/out.klto 2> %t/err.klto
+// RUN: FileCheck %s < %t/out.klto
+// RUN: grep 'BUG: KFENCE' %t/err.klto | not grep -v 'use-after-free read in plant'
 // RUN: env KFENCE_OPTIONS=sample_rate=1 LD_PRELOAD=%klto_libdir/libkfence.so \
-// RUN:   %timeout %t/plain %t %klto_libdir/libkfence-hooks.so > %t/out 2> %t/err
-// RUN: FileCheck %s < %t/out
-// RUN: grep 'BUG: KFENCE' %t/err | not grep -v 'use-after-free read in plant'
+// RUN:   %timeout %t/plain %t %klto_libdir/libkfence-hooks.so > %t/out.preload 2> %t/err.preload
+// RUN: FileCheck %s < %t/out.preload
+// RUN: grep 'BUG: KFENCE' %t/err.preload | not grep -v 'use-after-free read in plant'
 #ifdef LIB
 #include <stdlib.h>
 void *lib_alloc(size_t n) { return malloc(n); }
