@@ -4,8 +4,8 @@
 // the churning threads, which free them after the library is gone, through
 // a second plugin-built library that stays loaded (and with free() itself
 // in a program built with the plugin). Now and then the cycling thread
-// plants a use-after-free of the cycled library's object: each is
-// reported, once. At the end the process holds at most one pool's
+// plants a use-after-free of the cycled library's object, the others
+// waiting (stress_plant_lock): each is reported, once. At the end the process holds at most one pool's
 // mappings more than after the first cycle, and the SIGSEGV handler is in
 // a loaded module. From a plain program, a plugin-built one, and a plain
 // one under LD_PRELOAD=libkfence.so.
@@ -66,8 +66,8 @@ static long mappings(void) {
   return lines;
 }
 
-/* Few: the pool never fills, so a freed object's slot is not taken again
- * before a planted use-after-free reads it. */
+/* Few: the pool never fills (a full pool hands a freed slot out at once,
+ * stress_plant_lock or not). */
 #define MAILBOXES 32
 static _Atomic(unsigned char *) mailbox[MAILBOXES];
 static struct lib kept;
@@ -92,6 +92,7 @@ static void drop(unsigned char *p, uint64_t *x) {
 static void *churner(void *arg) {
   uint64_t x = stress_seed((uintptr_t)arg);
   while (!done) {
+    pthread_rwlock_rdlock(&stress_plant_lock);
     unsigned char *p = atomic_exchange(&mailbox[stress_rand(&x) % MAILBOXES], NULL);
     if (p)
       drop(p, &x);
@@ -101,6 +102,7 @@ static void *churner(void *arg) {
     if ((p = atomic_exchange(&mailbox[stress_rand(&x) % MAILBOXES], q)))
       drop(p, &x);
     ops++;
+    pthread_rwlock_unlock(&stress_plant_lock);
   }
   return NULL;
 }
@@ -163,7 +165,9 @@ int main(int argc, char **argv) {
     dlclose(l.handle);
     /* A planted use-after-free retires its slot: 16 of the pool's 255. */
     if (cycles++ % 64 == 0 && planted < 16 && stress_kf.present) {
+      pthread_rwlock_wrlock(&stress_plant_lock);
       int r = plant(dir);
+      pthread_rwlock_unlock(&stress_plant_lock);
       planted += r >= 0;
       reported += r == 1;
       unguarded += r < 0;

@@ -1,10 +1,10 @@
 // SIGSEGV shared with the program's own handler, under churn. Four threads
 // fault on their own PROT_NONE page, which the program's handler recovers
-// with siglongjmp(), allocate, and now and then plant a use-after-free;
-// another thread installs the program's handler again and again, as a
-// runtime does that re-arms its handler (JVM style: it keeps the action it
-// replaced, unless that is itself, and calls it for faults it does not
-// own). Every own fault reaches the program's handler, every planted
+// with siglongjmp(), allocate, and now and then plant a use-after-free
+// (the others waiting: stress_plant_lock); another thread installs the
+// program's handler again and again, as a runtime does that re-arms its
+// handler (JVM style: it keeps the action it replaced, unless that is
+// itself, and calls it for faults it does not own). Every own fault reaches the program's handler, every planted
 // use-after-free is reported once (by KFENCE's handler directly, or
 // through the program's, which hands pool faults on), and the run ends.
 // `unowned` then makes a fault no one owns: the program dies of SIGSEGV,
@@ -95,6 +95,7 @@ static void *faulter(void *arg) {
   own_env = &env;
   own_page = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   while (stress_running()) {
+    pthread_rwlock_rdlock(&stress_plant_lock);
     for (int k = 0; k < 64; k++) {
       size_t n = 16 + stress_rand(&x) % 2000;
       unsigned char *p = malloc(n);
@@ -103,11 +104,15 @@ static void *faulter(void *arg) {
         bad++;
       free(p);
     }
+    pthread_rwlock_unlock(&stress_plant_lock);
     own_faults++;
     if (!sigsetjmp(env, 1))
       *(volatile char *)own_page = 1;
-    if (stress_rand(&x) % 8 == 0 && atomic_fetch_add(&planted, 1) < MAX_PLANTED)
+    if (stress_rand(&x) % 8 == 0 && atomic_fetch_add(&planted, 1) < MAX_PLANTED) {
+      pthread_rwlock_wrlock(&stress_plant_lock);
       reported += stress_plant_uaf() == 1;
+      pthread_rwlock_unlock(&stress_plant_lock);
+    }
   }
   return NULL;
 }

@@ -23,6 +23,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -163,6 +164,18 @@ static inline struct kfence_stats stress_stats(void) {
     stress_kf.get_stats(&s);
   return s;
 }
+
+/*
+ * A planted use-after-free is seen only if its object's slot is not handed
+ * out again between the free and the read; threads allocating at
+ * sample_rate=1 go through the whole pool in milliseconds, about as long
+ * as a loaded machine may leave the planting thread off the CPU. Threads
+ * that allocate while others plant hold this lock shared around their
+ * work, a planting thread holds it exclusively. Writers first: readers
+ * that take it again at once would starve it.
+ */
+static pthread_rwlock_t stress_plant_lock =
+    PTHREAD_RWLOCK_WRITER_NONRECURSIVE_INITIALIZER_NP;
 
 /*
  * A planted use-after-free: allocate until an object is guarded (for at
