@@ -365,7 +365,7 @@ packages_built=$packages
 results=$work/results.md
 status=0
 rows=()
-summary_same=0 summary_total=0 summary_runs=0 summary_testdiff=0
+summary_same=0 summary_total=0 summary_runs=0 summary_testdiff=0 not_built=0
 [ -z "$report" ] || packages_built=
 for p in $packages_built; do
   tree=$work/tree/$p
@@ -413,6 +413,14 @@ for p in $packages; do
   : >"$out/differ"
   for lto in $ltos; do
     for ld in stock klto; do
+      # A run cut short: what was not built (or not tested) is left out.
+      if [ ! -f "$out/stock.$lto.$ld/tests" ] || [ ! -f "$out/plugin.$lto.$ld/tests" ]; then
+        rows+=("| $p | $lto | $ld | not built | | | | | $c |")
+        c=
+        not_built=$((not_built + 1))
+        status=1
+        continue
+      fi
       o=$(compare "$out/stock.$lto.$ld" "$out/plugin.$lto.$ld" o)
       b=$(compare "$out/stock.$lto.$ld" "$out/plugin.$lto.$ld" bin)
       l="—"
@@ -450,6 +458,7 @@ done
   echo "|---|---|---|---|---|---|---|---|---|"
   printf '%s\n' "${rows[@]}"
   echo
+  [ $not_built -eq 0 ] || echo "not built or not tested: $not_built configurations"
   if [ $summary_same -eq $summary_total ] && [ $summary_testdiff -eq 0 ]; then
     echo "summary: $packages: all $summary_total file comparisons identical; test results the same in all $summary_runs runs"
   else
