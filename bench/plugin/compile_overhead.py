@@ -4,7 +4,7 @@
     bench/plugin/compile_overhead.py <build-dir> [--files N] [--rounds R]
                                      [--kernel <built linux tree> [--objs a.o,b.o]]
                                      [--generated typical,dense|none]
-                                     [--instructions]
+                                     [--instructions] [--commands FILE]
 
 Compiles the same translation units with and without -fplugin, alternating
 A B A B ... for R rounds, and compares the CPU time (user + sys of the
@@ -15,6 +15,9 @@ shared machine. Inputs:
     entries, and ordinary code;
   * with --kernel, real Linux files compiled with the exact command lines
     kbuild used (read from their .<obj>.cmd files).
+With --commands FILE, the compile commands are FILE's lines instead (a
+directory, a tab, and the clang command line, shell-quoted; e.g. the
+largest file of a real package, bench/plugin/real-code.sh).
 With --instructions, each compile runs once under valgrind's callgrind and
 the figure is the number of instructions executed (per kernel file): the same for the same
 binary and input whatever else the machine does (slow: about 50x).
@@ -139,6 +142,22 @@ def measure_kernel_instructions(tree, objs, plugin):
         measure_instructions(f"Linux 6.1 `{obj}` (kbuild's command line)", [cmd], plugin)
 
 
+def file_commands(path):
+    """(cwd, argv) of each line 'cwd<TAB>command' of path."""
+    cmds = []
+    with open(path) as f:
+        for line in f:
+            if line.strip():
+                cwd, cmd = line.rstrip("\n").split("\t", 1)
+                cmds.append((cwd, shlex.split(cmd)))
+    return cmds
+
+
+def source_name(cmd):
+    srcs = [a for a in cmd if a.endswith((".c", ".cc", ".cpp"))]
+    return os.path.basename(srcs[-1]) if srcs else " ".join(cmd[:2])
+
+
 def measure(name, cmds, plugin, rounds):
     run_all(cmds[:4], [])  # warm the page cache and the plugin's .so
     run_all(cmds[:4], [f"-fplugin={plugin}"])
@@ -165,6 +184,7 @@ def main():
     ap.add_argument("--objs", default=",".join(KERNEL_OBJS),
                     help="comma-separated objects of the kernel tree to compile")
     ap.add_argument("--instructions", action="store_true")
+    ap.add_argument("--commands", help="a file of compile commands, one 'cwd<TAB>command' a line")
     ap.add_argument("--generated", default="typical,dense",
                     help="generated inputs to measure (typical, dense, or none)")
     args = ap.parse_args()
@@ -179,6 +199,9 @@ def main():
         print("|---|---|---|---|---|")
         if args.kernel:
             measure_kernel_instructions(args.kernel, args.objs.split(","), plugin)
+        if args.commands:
+            for cwd, cmd in file_commands(args.commands):
+                measure_instructions(f"`{source_name(cmd)}`", [(cwd, cmd)], plugin)
         for name, initcalls, fixups, functions in GENERATED:
             if name not in args.generated.split(","):
                 continue
@@ -196,6 +219,8 @@ def main():
             measure(f"generated {name}: {args.files} files, each {initcalls} initcalls + "
                     f"{fixups} fixups + {functions} functions, as pointers and as PREL32 asm",
                     generate(tmp, args.files, initcalls, fixups, functions), plugin, args.rounds)
+    if args.commands:
+        measure(f"commands of {args.commands}", file_commands(args.commands), plugin, args.rounds)
     if args.kernel:
         measure("Linux 6.1 files (kbuild's command lines)",
                 kernel_commands(args.kernel, args.objs.split(",")), plugin, args.rounds)
