@@ -77,6 +77,8 @@ NOISE = [(re.compile(r"^\[ *[0-9.]+\] "), ""),
          (re.compile(r"\+0x[0-9a-f]+/0x[0-9a-f]+"), ""),
          (re.compile(r" @ [0-9]+$"), ""),
          (re.compile(r" after [0-9]+ usecs$"), ""),
+         # math/test_div64 (the 7.3 test modules) times itself.
+         (re.compile(r", [0-9]+\.[0-9]+s elapsed$"), ""),
          (re.compile(r"\b0x[0-9a-f]+\b"), "0x?")]
 # test_printf says this once per %p test run before the kernel's random
 # number generator is seeded, which depends on the boot's timing.
@@ -96,7 +98,10 @@ def bootlog(path):
         for pattern, repl in NOISE:
             line = pattern.sub(repl, line)
         lines.append(line.strip())
-    mods = {m.group(1) for m in map(re.compile(r"^insmod (\S+): ").match, lines) if m}
+    # A module's name is its file's with "-" made "_" (kbuild's name-fix:
+    # test-kstrtox.ko is test_kstrtox).
+    mods = {m.group(1).replace("-", "_")
+            for m in map(re.compile(r"^insmod (\S+): ").match, lines) if m}
     return [line for line in lines
             if re.match(r"(insmod|loaded) ", line)
             or (re.match(r"(calling|initcall) +\S+ \[(\S+)\]", line)
@@ -126,6 +131,8 @@ def sections(tree, names):
         obj, ko = [os.path.join(tree, p) for p in (f"{n}.o", f"{n}.ko")]
         before = section_names(obj)
         after = section_names(ko)
+        # .discard.* (6.14's .discard.gendwarfksyms) never reaches a .ko.
+        before = before and [s for s in before if not s.startswith(".discard.")]
         split = [s for s in after if SPLIT.match(s)]
         rows.append(f"| {os.path.basename(n)} | {'bitcode' if before is None else len(before)}"
                     f" | {len(after)} | {len(split)} |")
