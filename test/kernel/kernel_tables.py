@@ -44,8 +44,9 @@ names, since a function's own name may end in _<digits>:
                      __export_symbol_<sym> in .export_symbol (license, then
                      namespace, then the address) and modpost makes the
                      __ksymtab entries of vmlinux and the .ko files. A linked
-                     vmlinux has __start___ksymtab..__stop___ksymtab[_gpl]
-                     in every version. 6.14's gendwarfksyms adds
+                     vmlinux has __start___ksymtab..__stop___ksymtab and
+                     either __ksymtab_gpl or (7.x) a __kflagstab byte per
+                     __ksymtab entry whose bit 0 is KSYM_FLAG_GPL_ONLY. 6.14's gendwarfksyms adds
                      __gendwarfksyms_ptr_<sym> in .discard.gendwarfksyms,
                      which the link drops: it is no export and is ignored.
 """
@@ -261,13 +262,17 @@ def exports(path, prel32=True):
             a, b = by_name.get(f"__start_{table}"), by_name.get(f"__stop_{table}")
             if a is None or b is None:
                 continue
-            for at in range(a, b, size):
+            flags = by_name.get("__start___kflagstab") if kind == "export" else None
+            for i, at in enumerate(range(a, b, size)):
                 if prel32:
                     off, = struct.unpack(elf.endian + "i", elf.read(at + 4, 4))
                     name_at = at + 4 + off
                 else:
                     name_at, = struct.unpack(elf.endian + "Q", elf.read(at + 8, 8))
-                lines.append(f"{kind} {elf.string(name_at)}")
+                # One table with a flags byte per entry (KSYM_FLAG_GPL_ONLY)
+                # where there is no __ksymtab_gpl.
+                gpl = flags is not None and elf.read(flags + i, 1)[0] & 1
+                lines.append(f"{'export_gpl' if gpl else kind} {elf.string(name_at)}")
         return lines
     if LINUX >= (6, 5):
         # __export_symbol_<sym>: the license ("" or "GPL"), the namespace,
