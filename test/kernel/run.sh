@@ -147,14 +147,15 @@ kconfig_extra=
 # them from, and the kernel's self-contained test modules (test_static_keys
 # uses test_static_key_base's exported static keys: jump tables across
 # modules). 6.15 made test_printf and 6.14 test_uuid KUnit suites, so from
-# 6.15 on test-kstrtox and math/test_div64 take their places.
+# 6.15 on test_memcat_p and math/test_div64 take their places (not
+# test-kstrtox: its init returns -EINVAL by design, and insmod fails).
 mod_syms="MODULES BLK_DEV_INITRD BINFMT_ELF BINFMT_SCRIPT PROC_FS RUNTIME_TESTING_MENU"
 if [ -f "$src/lib/test_printf.c" ] && [ -f "$src/lib/test_uuid.c" ]; then
   mod_tests="TEST_LKM TEST_STATIC_KEYS TEST_PRINTF TEST_UUID TEST_HEXDUMP"
   modules="lib/test_module lib/test_static_key_base lib/test_static_keys lib/test_printf lib/test_uuid lib/test_hexdump"
 else
-  mod_tests="TEST_LKM TEST_STATIC_KEYS TEST_KSTRTOX TEST_DIV64 TEST_HEXDUMP"
-  modules="lib/test_module lib/test_static_key_base lib/test_static_keys lib/test-kstrtox lib/math/test_div64 lib/test_hexdump"
+  mod_tests="TEST_LKM TEST_STATIC_KEYS TEST_MEMCAT_P TEST_DIV64 TEST_HEXDUMP"
+  modules="lib/test_module lib/test_static_key_base lib/test_static_keys lib/test_memcat_p lib/math/test_div64 lib/test_hexdump"
 fi
 # Part 2's modules: kbuild's own rule for Kconfig LTO, which links a
 # one-file module's bitcode into a native object right after compiling it
