@@ -8,8 +8,8 @@ the boot log says they did, and how their sections were merged.
         (the kernel then panics and, with panic=-1 and QEMU's -no-reboot,
         QEMU stops)
     modules.py bootlog <boot.log>
-        what the init and the loaded modules printed between the markers,
-        one line each, with everything that differs between two correct
+        what the init and then the loaded modules printed between the
+        markers, one line each, with everything that differs between two correct
         kernels taken out (timestamps, addresses, sizes, durations,
         process ids, other drivers' messages, test_printf's note that the
         random number generator is not seeded yet)
@@ -80,6 +80,7 @@ NOISE = [(re.compile(r"^\[ *[0-9.]+\] "), ""),
          # math/test_div64 (the 7.3 test modules) times itself.
          (re.compile(r", [0-9]+\.[0-9]+s elapsed$"), ""),
          (re.compile(r"\b0x[0-9a-f]+\b"), "0x?")]
+KERNEL_LINE = re.compile(r"\[ *[0-9]+\.[0-9]+\] ")
 # test_printf says this once per %p test run before the kernel's random
 # number generator is seeded, which depends on the boot's timing.
 UNSEEDED = "crng possibly not yet initialized"
@@ -93,8 +94,22 @@ def bootlog(path):
         text = f.read().replace("\r", "")
     if BEGIN not in text or END not in text.split(BEGIN, 1)[1]:
         sys.exit(f"{path}: the initramfs did not run to its end marker")
+    # The init's output and the kernel's reach the console each on its own
+    # way, so they interleave differently from boot to boot, a kernel line
+    # even landing inside one of the init's (7.3: "insmod x: failed[
+    # 0.628015] initcall ..."). A kernel line (PRINTK_TIME) runs from its
+    # timestamp to the end of its line; what is left is the init's. The
+    # init's lines come first, then the kernel's, each in its own order.
+    user, kernel = [], []
+    for line in text.split(BEGIN, 1)[1].split(END, 1)[0].split("\n"):
+        m = KERNEL_LINE.search(line)
+        if m:
+            user.append(line[:m.start()])
+            kernel.append(line[m.start():])
+        else:
+            user.append(line + "\n")
     lines = []
-    for line in text.split(BEGIN, 1)[1].split(END, 1)[0].splitlines():
+    for line in "".join(user).splitlines() + kernel:
         for pattern, repl in NOISE:
             line = pattern.sub(repl, line)
         lines.append(line.strip())
