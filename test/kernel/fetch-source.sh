@@ -32,7 +32,7 @@ codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
 mirror=$(
   for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
     [ -f "$f" ] || continue
-    sed -n "s/^[[:space:]]*deb[[:space:]]\+\(\[[^]]*\][[:space:]]*\)\{0,1\}\([^ ]*\)[[:space:]]\+$codename[[:space:]].*/\2/p" "$f"
+    sed -n "s/^[[:space:]]*deb[[:space:]]\+\(\[[^]]*\][[:space:]]*\)\{0,1\}\([^ ]*\)[[:space:]]\+${codename}[[:space:]].*/\2/p" "$f"
   done
   for f in /etc/apt/sources.list.d/*.sources; do
     [ -f "$f" ] || continue
