@@ -8,8 +8,8 @@ the boot log says they did, and how their sections were merged.
         (the kernel then panics and, with panic=-1 and QEMU's -no-reboot,
         QEMU stops)
     modules.py bootlog <boot.log>
-        what the init and the loaded modules printed between the markers,
-        one line each, with everything that differs between two correct
+        what the init and then the loaded modules printed between the
+        markers, one line each, with everything that differs between two correct
         kernels taken out (timestamps, addresses, sizes, durations,
         process ids, other drivers' messages, test_printf's note that the
         random number generator is not seeded yet)
@@ -77,7 +77,10 @@ NOISE = [(re.compile(r"^\[ *[0-9.]+\] "), ""),
          (re.compile(r"\+0x[0-9a-f]+/0x[0-9a-f]+"), ""),
          (re.compile(r" @ [0-9]+$"), ""),
          (re.compile(r" after [0-9]+ usecs$"), ""),
+         # math/test_div64 (the 7.3 test modules) times itself.
+         (re.compile(r", [0-9]+\.[0-9]+s elapsed$"), ""),
          (re.compile(r"\b0x[0-9a-f]+\b"), "0x?")]
+KERNEL_LINE = re.compile(r"\[ *[0-9]+\.[0-9]+\] ")
 # test_printf says this once per %p test run before the kernel's random
 # number generator is seeded, which depends on the boot's timing.
 UNSEEDED = "crng possibly not yet initialized"
@@ -91,12 +94,29 @@ def bootlog(path):
         text = f.read().replace("\r", "")
     if BEGIN not in text or END not in text.split(BEGIN, 1)[1]:
         sys.exit(f"{path}: the initramfs did not run to its end marker")
+    # The init's output and the kernel's reach the console each on its own
+    # way, so they interleave differently from boot to boot, a kernel line
+    # even landing inside one of the init's (7.3: "insmod x: failed[
+    # 0.628015] initcall ..."). A kernel line (PRINTK_TIME) runs from its
+    # timestamp to the end of its line; what is left is the init's. The
+    # init's lines come first, then the kernel's, each in its own order.
+    user, kernel = [], []
+    for line in text.split(BEGIN, 1)[1].split(END, 1)[0].split("\n"):
+        m = KERNEL_LINE.search(line)
+        if m:
+            user.append(line[:m.start()])
+            kernel.append(line[m.start():])
+        else:
+            user.append(line + "\n")
     lines = []
-    for line in text.split(BEGIN, 1)[1].split(END, 1)[0].splitlines():
+    for line in "".join(user).splitlines() + kernel:
         for pattern, repl in NOISE:
             line = pattern.sub(repl, line)
         lines.append(line.strip())
-    mods = {m.group(1) for m in map(re.compile(r"^insmod (\S+): ").match, lines) if m}
+    # A module's name is its file's with "-" made "_" (kbuild's name-fix:
+    # test-kstrtox.ko is test_kstrtox).
+    mods = {m.group(1).replace("-", "_")
+            for m in map(re.compile(r"^insmod (\S+): ").match, lines) if m}
     return [line for line in lines
             if re.match(r"(insmod|loaded) ", line)
             or (re.match(r"(calling|initcall) +\S+ \[(\S+)\]", line)
@@ -126,6 +146,8 @@ def sections(tree, names):
         obj, ko = [os.path.join(tree, p) for p in (f"{n}.o", f"{n}.ko")]
         before = section_names(obj)
         after = section_names(ko)
+        # .discard.* (6.14's .discard.gendwarfksyms) never reaches a .ko.
+        before = before and [s for s in before if not s.startswith(".discard.")]
         split = [s for s in after if SPLIT.match(s)]
         rows.append(f"| {os.path.basename(n)} | {'bitcode' if before is None else len(before)}"
                     f" | {len(after)} | {len(split)} |")

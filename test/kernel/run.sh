@@ -1,5 +1,5 @@
 #!/bin/bash
-# run.sh - Linux 6.1 (arm64, x86_64) end to end: klto in place of the
+# run.sh - Linux 6.1, 6.12 or 7.3 (arm64, x86_64) end to end: klto in place of the
 # kernel's initcall-ordering script (part 1), and LTO with no LTO macros at
 # all (part 2). Every kernel is booted under QEMU; its initcall log and its
 # initcall, console-initcall and PCI-fixup tables are compared, entry by
@@ -10,11 +10,17 @@
 # split section left that scripts/module.lds.S merges under LTO.
 #
 #   test/kernel/run.sh [--build <klto build dir>] [--work <dir>] [--part 1|2|all]
-#                      [--arch arm64|x86_64|all]
+#                      [--arch arm64|x86_64|all] [--kernel 6.1|6.12|7.3]
+#                      [--lto "thin full dist"]
 #
-# Needs root for apt-get on a fresh machine (it installs linux-source-6.1,
-# qemu-system-arm, qemu-system-x86, flex, bison, bc, libelf-dev,
-# libssl-dev; busybox-static is downloaded, not installed). Kernels are built in <dir> (default /var/tmp/klto-kernel),
+# Needs root for apt-get on a fresh machine (it installs qemu-system-arm,
+# qemu-system-x86, flex, bison, bc, libelf-dev, libssl-dev). Debian's
+# linux-source-<kernel> (bookworm, bookworm-backports or trixie-backports)
+# and busybox-static are downloaded with private apt configurations, not
+# installed (fetch-source.sh). --kernel defaults to 6.1. Part 1's LTO
+# modes (--lto) are thin and full, and dist (CONFIG_LTO_CLANG_THIN_DIST,
+# 7.2 on) too where the kernel has it. Kernels are built in <dir> (default
+# /var/tmp/klto-kernel for 6.1, /var/tmp/klto-kernel-<kernel> otherwise),
 # outside the repository: arm64's in <dir>/out, x86_64's in
 # <dir>/out-x86_64. No kernel source is changed: everything is kbuild
 # variables on make's command line. Prints a summary table and writes it to
@@ -23,14 +29,23 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 build=$root/build
-work=/var/tmp/klto-kernel
+work=
 part=all
 arches=arm64
+kernel=6.1
+lto_modes=
 while [ $# -gt 0 ]; do
   case $1 in
     --build) build=$(cd "$2" && pwd); shift 2 ;;
     --work) work=$2; shift 2 ;;
     --part) part=$2; shift 2 ;;
+    --kernel)
+      case $2 in
+        6.1|6.12|7.3) kernel=$2 ;;
+        *) echo "run.sh: --kernel 6.1, 6.12 or 7.3" >&2; exit 2 ;;
+      esac
+      shift 2 ;;
+    --lto) lto_modes=$2; shift 2 ;;
     --arch)
       case $2 in
         arm64|x86_64) arches=$2 ;;
@@ -38,7 +53,7 @@ while [ $# -gt 0 ]; do
         *) echo "run.sh: --arch arm64, x86_64 or all" >&2; exit 2 ;;
       esac
       shift 2 ;;
-    *) echo "usage: $0 [--build dir] [--work dir] [--part 1|2|all] [--arch arm64|x86_64|all]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--build dir] [--work dir] [--part 1|2|all] [--arch arm64|x86_64|all] [--kernel 6.1|6.12|7.3] [--lto modes]" >&2; exit 2 ;;
   esac
 done
 [ -f "$build/llvm.env" ] || { echo "run.sh: $build/llvm.env is missing: configure klto first (cmake -B $build)" >&2; exit 1; }
@@ -53,18 +68,33 @@ for f in "$plugin" "$klto_ld"; do
   [ -e "$f" ] || { echo "run.sh: $f is missing: build klto first (ninja -C $build)" >&2; exit 1; }
 done
 
-pkgs="linux-source-6.1 qemu-system-arm qemu-system-x86 flex bison bc libelf-dev libssl-dev perl python3"
+pkgs="qemu-system-arm qemu-system-x86 flex bison bc libelf-dev libssl-dev perl python3"
 missing=$(for p in $pkgs; do dpkg -s "$p" >/dev/null 2>&1 || echo "$p"; done)
 if [ -n "$missing" ]; then
   echo "installing: $missing"
   DEBIAN_FRONTEND=noninteractive apt-get install -y $missing >/dev/null
 fi
 
+[ -n "$work" ] || work=/var/tmp/klto-kernel$([ "$kernel" = 6.1 ] || echo "-$kernel")
 mkdir -p "$work"
-src=$work/linux-source-6.1
+src=$work/linux-source-$kernel
 if [ ! -f "$src/Makefile" ]; then
-  echo "unpacking /usr/src/linux-source-6.1.tar.xz into $work"
-  tar -C "$work" -xf /usr/src/linux-source-6.1.tar.xz
+  if [ -f "/usr/src/linux-source-$kernel.tar.xz" ]; then
+    echo "unpacking /usr/src/linux-source-$kernel.tar.xz into $work"
+    tar -C "$work" -xf "/usr/src/linux-source-$kernel.tar.xz"
+  else
+    echo "downloading and unpacking Debian's linux-source-$kernel into $work"
+    "$here/fetch-source.sh" "$work" "$kernel" >/dev/null
+  fi
+fi
+# The tree's own version (its Makefile), which names its stubs and exports
+# (kernel_tables.py --linux).
+kver=$(sed -n 's/^VERSION = //p' "$src/Makefile").$(sed -n 's/^PATCHLEVEL = //p' "$src/Makefile")
+[ "$kver" = "$kernel" ] || { echo "run.sh: $src/Makefile says Linux $kver, not $kernel" >&2; exit 1; }
+# Part 1's LTO modes: distributed ThinLTO where Kconfig has it (7.2 on).
+if [ -z "$lto_modes" ]; then
+  lto_modes="thin full"
+  grep -q '^config LTO_CLANG_THIN_DIST$' "$src/arch/Kconfig" && lto_modes="thin dist full"
 fi
 summary=$work/summary.md
 : >"$summary"
@@ -114,11 +144,19 @@ arch_vars() {
 kconfig_extra=
 
 # Loadable modules, in the PCI configs: module support, an initramfs to load
-# them from, and 6.1's self-contained test modules (test_static_keys uses
-# test_static_key_base's exported static keys: jump tables across modules).
+# them from, and the kernel's self-contained test modules (test_static_keys
+# uses test_static_key_base's exported static keys: jump tables across
+# modules). 6.15 made test_printf and 6.14 test_uuid KUnit suites, so from
+# 6.15 on test_memcat_p and math/test_div64 take their places (not
+# test-kstrtox: its init returns -EINVAL by design, and insmod fails).
 mod_syms="MODULES BLK_DEV_INITRD BINFMT_ELF BINFMT_SCRIPT PROC_FS RUNTIME_TESTING_MENU"
-mod_tests="TEST_LKM TEST_STATIC_KEYS TEST_PRINTF TEST_UUID TEST_HEXDUMP"
-modules="lib/test_module lib/test_static_key_base lib/test_static_keys lib/test_printf lib/test_uuid lib/test_hexdump"
+if [ -f "$src/lib/test_printf.c" ] && [ -f "$src/lib/test_uuid.c" ]; then
+  mod_tests="TEST_LKM TEST_STATIC_KEYS TEST_PRINTF TEST_UUID TEST_HEXDUMP"
+  modules="lib/test_module lib/test_static_key_base lib/test_static_keys lib/test_printf lib/test_uuid lib/test_hexdump"
+else
+  mod_tests="TEST_LKM TEST_STATIC_KEYS TEST_MEMCAT_P TEST_DIV64 TEST_HEXDUMP"
+  modules="lib/test_module lib/test_static_key_base lib/test_static_keys lib/test_memcat_p lib/math/test_div64 lib/test_hexdump"
+fi
 # Part 2's modules: kbuild's own rule for Kconfig LTO, which links a
 # one-file module's bitcode into a native object right after compiling it
 # (modpost and objtool read ELF only), given on make's command line.
@@ -167,7 +205,7 @@ make_k() { # make_k <out> <make args...>
   make -C "$src" O="$out" ARCH="$karch" LLVM="$llvm/" -j"$(nproc)" "$@"
 }
 
-# configure <out> <pci:0|1> <lto: none|thin|full>
+# configure <out> <pci:0|1> <lto: none|thin|full|dist>
 configure() {
   local out=$1 pci=$2 lto=$3 sym want wants=""
   mkdir -p "$out"
@@ -183,10 +221,12 @@ configure() {
     wants="$wants $(for sym in $mod_syms; do echo "CONFIG_$sym=y"; done)"
     wants="$wants $(for sym in $mod_tests; do echo "CONFIG_$sym=m"; done)"
   fi
+  $c -d LTO_NONE -d LTO_CLANG_THIN -d LTO_CLANG_FULL -d LTO_CLANG_THIN_DIST
   case $lto in
-    none) $c -e LTO_NONE -d LTO_CLANG_THIN -d LTO_CLANG_FULL ;;
-    thin) $c -d LTO_NONE -e LTO_CLANG_THIN -d LTO_CLANG_FULL ;;
-    full) $c -d LTO_NONE -d LTO_CLANG_THIN -e LTO_CLANG_FULL ;;
+    none) $c -e LTO_NONE ;;
+    thin) $c -e LTO_CLANG_THIN ;;
+    full) $c -e LTO_CLANG_FULL ;;
+    dist) $c -e LTO_CLANG_THIN_DIST ;;
   esac
   make_k "$out" olddefconfig >/dev/null
   for want in $wants; do
@@ -194,6 +234,7 @@ configure() {
   done
   case $lto in
     thin) grep -qx CONFIG_LTO_CLANG_THIN=y "$out/.config" ;;
+    dist) grep -qx CONFIG_LTO_CLANG_THIN_DIST=y "$out/.config" ;;
     full) grep -qx CONFIG_LTO_CLANG_FULL=y "$out/.config" ;;
     none) grep -qx CONFIG_LTO_NONE=y "$out/.config" ;;
   esac || { echo "$out/.config: Kconfig refused LTO=$lto" >&2; return 1; }
@@ -258,8 +299,8 @@ check() {
   local out=$outs/$1 ref=$outs/$2 ok=0
   # Stubs may have swallowed their function: read their names with the
   # reference's function names.
-  python3 "$here/kernel_tables.py" bootlog "$out/boot.log" --known "$ref/vmlinux" >"$out/initcalls.txt"
-  python3 "$here/kernel_tables.py" tables "$out/vmlinux" --known "$ref/vmlinux" >"$out/tables.txt"
+  python3 "$here/kernel_tables.py" bootlog "$out/boot.log" --linux "$kver" --known "$ref/vmlinux" >"$out/initcalls.txt"
+  python3 "$here/kernel_tables.py" tables "$out/vmlinux" --linux "$kver" --known "$ref/vmlinux" >"$out/tables.txt"
   local n_run n_tab n_fix
   n_run=$(grep -c . "$out/initcalls.txt" || true)
   n_tab=$(grep -c '^initcall' "$out/tables.txt" || true)
@@ -362,14 +403,14 @@ run_config() {
   local pci=$1 sfx lto flag
   sfx=$([ "$pci" = 1 ] && echo -pci || true)
   log ""
-  log "### config: $config_name$([ "$pci" = 1 ] && echo " + ${pci_syms// /, }, modules")"
+  log "### config: Linux $kver ($(cat "$src/.klto-debian-package" 2>/dev/null || echo "$src")), $config_name$([ "$pci" = 1 ] && echo " + ${pci_syms// /, }, modules")"
   log ""
   log "| kernel | build | initcalls run | initcall entries | PCI fixups | modules loaded | result |"
   log "|---|---|---|---|---|---|---|"
   build ref$sfx $pci none
   boot ref$sfx
-  python3 "$here/kernel_tables.py" bootlog "$outs/ref$sfx/boot.log" >"$outs/ref$sfx/initcalls.txt"
-  python3 "$here/kernel_tables.py" tables "$outs/ref$sfx/vmlinux" >"$outs/ref$sfx/tables.txt"
+  python3 "$here/kernel_tables.py" bootlog "$outs/ref$sfx/boot.log" --linux "$kver" >"$outs/ref$sfx/initcalls.txt"
+  python3 "$here/kernel_tables.py" tables "$outs/ref$sfx/vmlinux" --linux "$kver" >"$outs/ref$sfx/tables.txt"
   [ -s "$outs/ref$sfx/initcalls.txt" ] || { echo "reference kernel ran no initcalls: see $outs/ref$sfx/boot.log" >&2; exit 1; }
   if has_modules "$outs/ref$sfx"; then
     [ "$(grep -c '^insmod .*: ok$' "$outs/ref$sfx/modules.txt")" = "$(wc -w <<<"$modules")" ] ||
@@ -380,7 +421,7 @@ run_config() {
 
   if [ "$part" = 1 ] || [ "$part" = all ]; then
     # Part 1: the kernel's own LTO, its ordering script replaced by klto.
-    for lto in thin full; do
+    for lto in $lto_modes; do
       build "$lto$sfx" $pci $lto "${part1_args[@]}"
       boot "$lto$sfx"
       expect_same "$lto$sfx" "ref$sfx"
