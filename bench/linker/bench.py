@@ -28,6 +28,9 @@ import re
 import statistics
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from llvm_env import llvm_bindir  # noqa: E402
 import tarfile
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -37,15 +40,6 @@ LLVM = None
 LEVELS = ["1", "4", "6", "6", "7", "6", "4s", "6", "2", "6"]
 
 
-def llvm_bindir(build):
-    """The bin/ of the LLVM the klto build was made for (its llvm.env)."""
-    path = os.path.join(build, "llvm.env")
-    if not os.path.exists(path):
-        sys.exit(f"{path} not found: configure klto first (cmake -B {build})")
-    with open(path) as f:
-        env = dict(line.strip().split("=", 1) for line in f
-                   if "=" in line and not line.startswith("#"))
-    return env["KLTO_LLVM_BINDIR"]
 
 
 def run(cmd, **kw):

@@ -29,6 +29,9 @@ import shlex
 import statistics
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from llvm_env import llvm_bindir  # noqa: E402
 import tempfile
 
 # The clang of the LLVM klto was built for (main() sets it from llvm.env).
@@ -36,15 +39,6 @@ CLANG = None
 LEVELS = ["early", "0", "1", "2", "3", "4", "4s", "5", "rootfs", "6", "7", "7s"]
 
 
-def llvm_bindir(build):
-    """The bin/ of the LLVM the klto build was made for (its llvm.env)."""
-    path = os.path.join(build, "llvm.env")
-    if not os.path.exists(path):
-        sys.exit(f"{path} not found: configure klto first (cmake -B {build})")
-    with open(path) as f:
-        env = dict(line.strip().split("=", 1) for line in f
-                   if "=" in line and not line.startswith("#"))
-    return env["KLTO_LLVM_BINDIR"]
 
 
 def generate(root, files, initcalls, fixups, functions):
