@@ -24,7 +24,8 @@ perl_script=$src/scripts/generate_initcall_order.pl
 cd "$out"
 # "--whole-archive vmlinux.a ... --end-group" from kbuild's own command
 # (on x86_64 objtool follows it, after a ";").
-cmd=$(sed -n 's/^cmd_vmlinux.o := //p' .vmlinux.o.cmd)
+# 6.3 on names it savedcmd_vmlinux.o.
+cmd=$(sed -n 's/^\(saved\)\{0,1\}cmd_vmlinux.o := //p' .vmlinux.o.cmd)
 inputs=$(echo "$cmd" | sed -n 's/^.* -r -o vmlinux.o *\([^;]*\).*$/\1/p' | sed 's/-T [^ ]*//')
 case $cmd in
   *elf_x86_64*) flags="-m elf_x86_64 -z noexecstack" ;;
