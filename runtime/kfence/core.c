@@ -805,36 +805,34 @@ static pthread_mutex_t kfence_setup_lock = PTHREAD_MUTEX_INITIALIZER;
  * fault.c's lock, which every fork takes.
  */
 static unsigned fork_taken;
-static int fork_cancel_setup, fork_cancel_report, fork_cancel_pool;
+static int fork_cancel_setup, fork_cancel_pool;
 
 static void before_fork(void) {
   unsigned take = ~kfence_locks_held &
                   (KFENCE_LOCK_SETUP | KFENCE_LOCK_REPORT | KFENCE_LOCK_POOL);
   if (kfence_locks_held)
     take &= ~KFENCE_LOCK_SETUP;
-  int setup = 0, report = 0, pool = 0;
+  int setup = 0, pool = 0;
   if (take & KFENCE_LOCK_SETUP)
     setup = kfence_lock(&kfence_setup_lock, KFENCE_LOCK_SETUP);
   if (take & KFENCE_LOCK_REPORT)
-    report = kfence_report_lock_acquire();
+    kfence_report_lock_acquire();
   if (take & KFENCE_LOCK_POOL)
     pool = pool_lock();
   kfence_fault_lock_for_fork();
   fork_taken = take;
   fork_cancel_setup = setup;
-  fork_cancel_report = report;
   fork_cancel_pool = pool;
 }
 
 static void after_fork(void) {
   unsigned taken = fork_taken;
-  int setup = fork_cancel_setup, report = fork_cancel_report,
-      pool = fork_cancel_pool;
+  int setup = fork_cancel_setup, pool = fork_cancel_pool;
   kfence_fault_unlock_after_fork();
   if (taken & KFENCE_LOCK_POOL)
     pool_unlock(pool);
   if (taken & KFENCE_LOCK_REPORT)
-    kfence_report_lock_release(report);
+    kfence_report_lock_release();
   if (taken & KFENCE_LOCK_SETUP)
     kfence_unlock(&kfence_setup_lock, KFENCE_LOCK_SETUP, setup);
 }
@@ -875,11 +873,11 @@ static size_t reservation_bytes(void) {
  * Read without stdio, which would allocate. */
 static unsigned long max_map_count(void) {
   char text[32];
-  int fd = open("/proc/sys/vm/max_map_count", O_RDONLY | O_CLOEXEC);
+  int fd = kfence_sys_open("/proc/sys/vm/max_map_count", O_RDONLY | O_CLOEXEC, 0);
   if (fd < 0)
     return 0;
-  ssize_t n = read(fd, text, sizeof(text) - 1);
-  close(fd);
+  ssize_t n = kfence_sys_read(fd, text, sizeof(text) - 1);
+  kfence_sys_close(fd);
   if (n <= 0)
     return 0;
   text[n] = '\0';
@@ -896,15 +894,15 @@ static unsigned long max_map_count(void) {
  * cannot be read. Read without stdio, which would allocate. */
 static size_t mappings_held(void) {
   char text[4096];
-  int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+  int fd = kfence_sys_open("/proc/self/maps", O_RDONLY | O_CLOEXEC, 0);
   if (fd < 0)
     return 0;
   size_t lines = 0;
   ssize_t n;
-  while ((n = read(fd, text, sizeof(text))) > 0)
+  while ((n = kfence_sys_read(fd, text, sizeof(text))) > 0)
     for (ssize_t i = 0; i < n; i++)
       lines += text[i] == '\n';
-  close(fd);
+  kfence_sys_close(fd);
   return lines;
 }
 

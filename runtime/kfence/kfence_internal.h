@@ -21,11 +21,14 @@
 
 #include "kfence.h"
 
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <ucontext.h>
+#include <unistd.h>
 
 #define KFENCE_HIDDEN __attribute__((visibility("hidden")))
 
@@ -226,12 +229,36 @@ extern __thread bool kfence_in_runtime
  *    changes to the metadata (core.c's deferred[]), a report waits in
  *    report.c's queue.
  * kfence_lock() returns the cancellation state for kfence_unlock().
+ *
+ * Disabling cancellation is not enough with glibc: its cancellation points
+ * switch the thread to asynchronous cancellation around their system call,
+ * and its SIGCANCEL handler tests that type, not the state (2.36's
+ * sigcancel_handler). A request sent while the thread last had
+ * asynchronous cancellation on, delivered during such a call, unwinds the
+ * thread whatever its state. So what the runtime does under a lock calls
+ * no cancellation point: it uses the kfence_sys_* calls below, and the one
+ * call out of the runtime made under a lock, the report callback, releases
+ * the report lock if it is left by unwinding (report.c).
  */
 enum {
   KFENCE_LOCK_SETUP = 1,  /* core.c's kfence_setup_lock */
   KFENCE_LOCK_REPORT = 2, /* report.c's kfence_report_lock */
   KFENCE_LOCK_POOL = 4,   /* core.c's kfence_pool_lock */
 };
+/* System calls straight to the kernel, past the C library's cancellation
+ * wrappers: what the runtime calls under a lock (see above). */
+static inline int kfence_sys_open(const char *path, int flags, int mode) {
+  return (int)syscall(SYS_openat, AT_FDCWD, path, flags, mode);
+}
+static inline ssize_t kfence_sys_read(int fd, void *buf, size_t len) {
+  return syscall(SYS_read, fd, buf, len);
+}
+static inline ssize_t kfence_sys_write(int fd, const void *buf, size_t len) {
+  return syscall(SYS_write, fd, buf, len);
+}
+static inline int kfence_sys_close(int fd) {
+  return (int)syscall(SYS_close, fd);
+}
 extern __thread unsigned char kfence_locks_held
     __attribute__((tls_model("initial-exec"))) KFENCE_HIDDEN;
 int kfence_lock(pthread_mutex_t *lock, unsigned bit) KFENCE_HIDDEN;
@@ -412,8 +439,8 @@ void kfence_log_printf(const char *fmt, ...) KFENCE_HIDDEN
 void kfence_print_at_exit(bool stats, bool objects) KFENCE_HIDDEN;
 /* kfence_report_lock, for fork(): the release writes the reports raised
  * on this thread while it held the lock (kfence_report_error). */
-int kfence_report_lock_acquire(void) KFENCE_HIDDEN;
-void kfence_report_lock_release(int cancel) KFENCE_HIDDEN;
+void kfence_report_lock_acquire(void) KFENCE_HIDDEN;
+void kfence_report_lock_release(void) KFENCE_HIDDEN;
 extern atomic_ulong kfence_stat_bugs KFENCE_HIDDEN;
 
 #endif /* KFENCE_INTERNAL_H */

@@ -63,7 +63,7 @@ static int log_open_for(pid_t pid) {
   if (own_file) {
     char path[sizeof(kfence_opts.log_path) + 16];
     snprintf(path, sizeof(path), "%s.%d", kfence_opts.log_path, (int)pid);
-    fd = open(path, LOG_FILE_FLAGS, 0644);
+    fd = kfence_sys_open(path, LOG_FILE_FLAGS, 0644);
     /* O_NOFOLLOW fails on a link with ELOOP; O_NONBLOCK makes a FIFO
      * without a reader (and a socket) fail with ENXIO. */
     if (fd < 0 && (errno == ELOOP || errno == ENXIO))
@@ -75,15 +75,15 @@ static int log_open_for(pid_t pid) {
     return errno;
   if (fstat(fd, &st) != 0) {
     int err = errno;
-    close(fd);
+    kfence_sys_close(fd);
     return err;
   }
   if (own_file && !S_ISREG(st.st_mode)) {
-    close(fd);
+    kfence_sys_close(fd);
     return LOG_NOT_REGULAR;
   }
   if (log_fd >= 0)
-    close(log_fd);
+    kfence_sys_close(log_fd);
   log_dev = st.st_dev;
   log_ino = st.st_ino;
   log_pid = pid;
@@ -108,7 +108,7 @@ void kfence_log_open(void) {
 
 static void write_all(int fd, const char *buf, size_t len) {
   while (len) {
-    ssize_t n = write(fd, buf, len);
+    ssize_t n = kfence_sys_write(fd, buf, len);
     if (n < 0 && errno == EINTR)
       continue;
     if (n <= 0)
@@ -144,8 +144,9 @@ void kfence_log_printf(const char *fmt, ...) {
  * Protects report_buf, json_buf, report_frames, the queue below and the
  * callback, and keeps reports whole when threads race. Held while a report
  * is formatted, written and handed to the callback. A cancelled thread
- * cannot hold it (kfence_lock): the report's open() and write() are
- * cancellation points, and so may be the callback's calls. A fork child
+ * cannot hold it: cancellation is disabled while it is held (kfence_lock),
+ * what the report calls is no cancellation point (kfence_sys_*), and a
+ * callback left by unwinding releases it (call_back). A fork child
  * never finds it held (core.c's before_fork takes it). Code that runs on
  * the thread holding it never waits for it (KFENCE_LOCK_REPORT): the
  * callback, which may unregister itself, read the stats and print the
@@ -157,6 +158,8 @@ static char report_buf[32768];
 static char json_buf[32768];
 static kfence_report_fn report_fn;
 static void *report_arg;
+/* The holder's cancellation state from before it took the lock. */
+static int report_lock_cancel;
 atomic_ulong kfence_stat_bugs;
 
 #define RULE "=================================================================="
@@ -389,14 +392,27 @@ void kfence_set_report_callback(kfence_report_fn fn, void *arg) {
     report_arg = arg;
     return;
   }
-  int cancel = kfence_report_lock_acquire();
+  kfence_report_lock_acquire();
   report_fn = fn;
   report_arg = arg;
-  kfence_report_lock_release(cancel);
+  kfence_report_lock_release();
 }
 
 static struct kfence_bug_stack bug_stack(const struct kfence_track *t) {
   return (struct kfence_bug_stack){t->tid, t->nr_frames, t->frames};
+}
+
+/*
+ * The callback is the program's code: it may leave by unwinding (a
+ * cancellation it let act, pthread_exit(), a C++ exception), and then the
+ * report lock is released on the way out, as the lock's holder would have
+ * after the report. This file is built with -fexceptions for this cleanup.
+ */
+static void release_if_unwound(const bool *returned) {
+  if (*returned)
+    return;
+  nr_report_frames = -1;
+  kfence_unlock(&kfence_report_lock, KFENCE_LOCK_REPORT, report_lock_cancel);
 }
 
 static void call_back(const struct kfence_report *r, const char *text,
@@ -419,7 +435,9 @@ static void call_back(const struct kfence_report *r, const char *text,
     if (m->state == KFENCE_OBJECT_FREED)
       bug.freed_by = bug_stack(&m->free_track);
   }
+  __attribute__((cleanup(release_if_unwound))) bool returned = false;
   report_fn(&bug, report_arg);
+  returned = true;
 }
 
 /* Raw values leak memory contents into logs: only in debug mode. */
@@ -607,13 +625,14 @@ static bool write_queued(void) {
   }
 }
 
-int kfence_report_lock_acquire(void) {
-  return kfence_lock(&kfence_report_lock, KFENCE_LOCK_REPORT);
+void kfence_report_lock_acquire(void) {
+  int cancel = kfence_lock(&kfence_report_lock, KFENCE_LOCK_REPORT);
+  report_lock_cancel = cancel;
 }
 
-void kfence_report_lock_release(int cancel) {
+void kfence_report_lock_release(void) {
   bool reported = write_queued();
-  kfence_unlock(&kfence_report_lock, KFENCE_LOCK_REPORT, cancel);
+  kfence_unlock(&kfence_report_lock, KFENCE_LOCK_REPORT, report_lock_cancel);
   if (reported && kfence_opts.panic_on_warn)
     panic();
 }
@@ -624,9 +643,9 @@ void kfence_report_error(const struct kfence_report *r) {
     return;
   }
   int saved_errno = errno;
-  int cancel = kfence_report_lock_acquire();
+  kfence_report_lock_acquire();
   write_report(r);
-  kfence_report_lock_release(cancel);
+  kfence_report_lock_release();
   if (kfence_opts.panic_on_warn)
     panic();
   errno = saved_errno;

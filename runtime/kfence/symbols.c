@@ -90,14 +90,14 @@ static int find_module(struct dl_phdr_info *info, size_t size, void *data) {
  * file has one, else .dynsym. */
 static bool elf_symbol(const char *path, uintptr_t vaddr,
                        struct kfence_frame *sym) {
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  int fd = kfence_sys_open(path, O_RDONLY | O_CLOEXEC, 0);
   if (fd < 0)
     return false;
   struct stat st;
   void *map = MAP_FAILED;
   if (fstat(fd, &st) == 0 && (size_t)st.st_size >= sizeof(ElfW(Ehdr)))
     map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-  close(fd);
+  kfence_sys_close(fd);
   if (map == MAP_FAILED)
     return false;
   const char *file = map;

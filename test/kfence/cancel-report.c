@@ -3,10 +3,18 @@
 // next report and the next fork() do not wait for a lock the cancelled thread
 // kept. The report's write() blocks on a full pipe (reports go to stderr),
 // the thread is cancelled there, then the pipe is drained.
+// `async`: the request comes as glibc delivers one it sent while the thread
+// had asynchronous cancellation on (a thread that fills a buffer with it on,
+// then frees: test/kfence/stress/cancel.c): SIGCANCEL, which glibc 2.36's
+// handler acts on inside any cancellation point, whatever the thread's
+// cancellation state. KFENCE's report calls none; the request acts at the
+// thread's next one, after the report.
 // RUN: %clang -g -O0 %s -I%kfence_include -I%S/Inputs %klto_libdir/libkfence.a -lpthread -o %t
 // RUN: env KFENCE_OPTIONS=sample_rate=1 timeout 30 %t | FileCheck %s
+// RUN: env KFENCE_OPTIONS=sample_rate=1 timeout 30 %t async | FileCheck %s
 // RUN: %clang -g -O0 %s -DPLAIN -lpthread -o %t.plain
-// RUN: env KFENCE_OPTIONS=sample_rate=1 timeout 30 %t.plain %klto_libdir/libkfence.so | FileCheck %s
+// RUN: env KFENCE_OPTIONS=sample_rate=1 timeout 30 %t.plain cancel %klto_libdir/libkfence.so | FileCheck %s
+// RUN: env KFENCE_OPTIONS=sample_rate=1 timeout 30 %t.plain async %klto_libdir/libkfence.so | FileCheck %s
 #define _GNU_SOURCE
 #ifdef PLAIN
 #include <stdlib.h>
@@ -29,6 +37,8 @@ extern char **environ;
 
 /* The read end of the pipe that stderr, and so KFENCE's reports, go to. */
 #define PIPE_IN 3
+/* glibc's cancellation signal. */
+#define SIGCANCEL __SIGRTMIN
 
 __attribute__((noinline)) static void double_free(void) {
   char *p = malloc(32);
@@ -42,6 +52,12 @@ static void *reporter(void *arg) {
   (void)arg;
   reporter_tid = (pid_t)syscall(SYS_gettid);
   double_free();
+  for (;;)
+    pause();
+}
+
+static void *sleeper(void *arg) {
+  (void)arg;
   for (;;)
     pause();
 }
@@ -76,7 +92,22 @@ static void drain(int timeout_ms) {
   fflush(stdout);
 }
 
-static int victim(void) {
+/* As pthread_cancel() requests it, or as glibc delivers a request it sent
+ * while @t had asynchronous cancellation on. */
+static void cancel(pthread_t t, const char *mode) {
+  if (strcmp(mode, "async")) {
+    pthread_cancel(t);
+    return;
+  }
+  /* glibc installs its SIGCANCEL handler at the first pthread_cancel(). */
+  pthread_t other;
+  pthread_create(&other, NULL, sleeper, NULL);
+  pthread_cancel(other);
+  pthread_join(other, NULL);
+  syscall(SYS_tgkill, getpid(), reporter_tid, SIGCANCEL);
+}
+
+static int victim(const char *mode) {
   /* Fill the pipe: the next write to stderr blocks. */
   char filler[4096] = {0};
   int flags = fcntl(STDERR_FILENO, F_GETFL);
@@ -94,7 +125,7 @@ static int victim(void) {
   printf("reporter blocked in write: %d\n",
          reporter_tid && in_syscall(reporter_tid) == SYS_write);
   fflush(stdout);
-  pthread_cancel(t);
+  cancel(t, mode);
   /* Empty the pipe until the thread is gone: it may have to finish its
    * report first. */
   void *ret = NULL;
@@ -117,19 +148,20 @@ static int victim(void) {
 }
 
 int main(int argc, char **argv) {
-  if (argc > 1 && !strcmp(argv[1], "victim"))
-    return victim();
+  if (argc > 2 && !strcmp(argv[1], "victim"))
+    return victim(argv[2]);
   /* Run again with stderr a pipe whose read end the victim holds. */
   int fds[2];
   if (pipe(fds))
     return 1;
-  if (argc > 1)
-    setenv("LD_PRELOAD", argv[1], 1);
+  char *mode = argc > 1 ? argv[1] : "cancel";
+  if (argc > 2)
+    setenv("LD_PRELOAD", argv[2], 1);
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_adddup2(&fa, fds[1], STDERR_FILENO);
   posix_spawn_file_actions_adddup2(&fa, fds[0], PIPE_IN);
-  char *victim_argv[] = {argv[0], "victim", NULL};
+  char *victim_argv[] = {argv[0], "victim", mode, NULL};
   pid_t pid;
   if (posix_spawn(&pid, "/proc/self/exe", &fa, NULL, victim_argv, environ))
     return 1;
