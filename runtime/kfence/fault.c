@@ -47,16 +47,18 @@
 static pthread_mutex_t kfence_sigaction_lock = PTHREAD_MUTEX_INITIALIZER;
 static sigset_t fork_saved_mask; /* the forking thread's, under the lock */
 
-static void handle_sigsegv(int sig, siginfo_t *info, void *uc, unsigned slot);
+static void handle_sigsegv(int sig, siginfo_t *info, void *uc, unsigned slot,
+                           const void *ret);
 
-/* The entries: handle_sigsegv() for slot j under the name entry_j. */
+/* The entries: handle_sigsegv() for slot j under the name entry_j, told
+ * where the entry returns to. */
 #define KFENCE_FAULT_ENTRIES(X)                                                \
   X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13)    \
   X(14) X(15) X(16) X(17) X(18) X(19) X(20) X(21) X(22) X(23) X(24) X(25)      \
   X(26) X(27) X(28) X(29) X(30) X(31)
 #define ENTRY(j)                                                               \
   static void entry_##j(int sig, siginfo_t *info, void *uc) {                  \
-    handle_sigsegv(sig, info, uc, j);                                          \
+    handle_sigsegv(sig, info, uc, j, __builtin_return_address(0));            \
   }
 KFENCE_FAULT_ENTRIES(ENTRY)
 #undef ENTRY
@@ -362,13 +364,63 @@ _Static_assert(KFENCE_FAULT_SLOTS <= 32, "a bit of chain.ran per slot");
 static __thread struct chain chain_now
     __attribute__((tls_model("initial-exec")));
 
+/*
+ * Whether an entry returning to @ret was called by the kernel: a handler the
+ * kernel delivers to returns into the signal trampoline, whose code calls
+ * rt_sigreturn (the code libgcc's unwinder knows signal frames by); an
+ * entry a handler of the program's called returns into that handler. Read
+ * a byte at a time, up to the first that differs: past a call's return
+ * address there is at least one instruction. Elsewhere every entry counts
+ * as delivered.
+ */
+static bool called_by_kernel(const void *ret) {
+#if defined(__x86_64__)
+  /* mov $15, %rax; syscall */
+  static const unsigned char sigreturn[] = {0x48, 0xc7, 0xc0, 0x0f, 0x00,
+                                            0x00, 0x00, 0x0f, 0x05};
+#elif defined(__aarch64__)
+  /* mov x8, #139; svc #0 */
+  static const unsigned char sigreturn[] = {0x68, 0x11, 0x80, 0xd2,
+                                            0x01, 0x00, 0x00, 0xd4};
+#endif
+#if defined(__x86_64__) || defined(__aarch64__)
+  const volatile unsigned char *code = ret;
+  for (size_t i = 0; i < sizeof(sigreturn); i++)
+    if (code[i] != sigreturn[i])
+      return false;
+#else
+  (void)ret;
+#endif
+  return true;
+}
+
+/*
+ * A handler of the program's, installed directly when the kernel delivered
+ * the signal to it, calls entry @slot as the action it replaced, and a new
+ * chain starts: if slot @slot holds that very handler (it saved an entry
+ * standing for itself, as a handler that re-installs itself over the entry
+ * KFENCE's re-check put in front of it does), it has run already. The
+ * kernel delivered to what is installed unless the program installed
+ * another since: then the handler runs once more, and the chain ends when
+ * it calls the entry again.
+ */
+static bool slot_ran_directly(unsigned slot) {
+  struct sigaction now;
+  return slot < atomic_load_explicit(&nr_slots, memory_order_acquire) &&
+         kfence_libc_sigaction(SIGSEGV, NULL, &now) == 0 &&
+         entry_slot(&now) < 0 && same_action(&now, &slots[slot]);
+}
+
 /* noinline: one copy behind all the entries. */
 __attribute__((noinline)) static void
-handle_sigsegv(int sig, siginfo_t *info, void *uc, unsigned slot) {
+handle_sigsegv(int sig, siginfo_t *info, void *uc, unsigned slot,
+               const void *ret) {
   int saved_errno = errno;
   uintptr_t frame = (uintptr_t)__builtin_frame_address(0);
   struct chain outer = chain_now;
-  bool chained = outer.ran && (info == outer.info || uc == outer.uc) &&
+  bool delivered = called_by_kernel(ret);
+  bool chained = !delivered && outer.ran &&
+                 (info == outer.info || uc == outer.uc) &&
                  frame < outer.frame && info->si_code == outer.code &&
                  info->si_addr == outer.addr;
   if (!chained) {
@@ -386,12 +438,14 @@ handle_sigsegv(int sig, siginfo_t *info, void *uc, unsigned slot) {
                                .frame = frame,
                                .code = info->si_code,
                                .addr = info->si_addr};
+    if (!delivered && slot_ran_directly(slot))
+      chain_now.ran = 1u << slot;
   }
   if (chain_now.ran & (1u << slot)) {
     die_by_default(sig, info);
   } else {
     chain_now.ran |= 1u << slot;
-    run_action(sig, info, uc, slot, !chained);
+    run_action(sig, info, uc, slot, delivered);
   }
   chain_now = outer;
   errno = saved_errno;
