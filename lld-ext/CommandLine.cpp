@@ -121,7 +121,7 @@ static llvm::Error apply(const KltoUse &U, KltoOptions &K) {
 /// --rsp-quoting asks for, "-plugin-opt x" pairs joined. parse() itself
 /// cannot be used for this: it reports through lld's error handler, and
 /// LLVM's expansion prints its errors, which LLD prints again when it runs
-/// (a recursive response file was reported three times). None when LLD
+/// (a recursive response file would be reported three times). None when LLD
 /// will reject the response files.
 static std::optional<std::vector<const char *>>
 expandAsLLD(const llvm::opt::OptTable &Table, llvm::ArrayRef<const char *> Args,

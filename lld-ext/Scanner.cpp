@@ -87,8 +87,8 @@ void Scanner::addEntry(klto_entry E, StringRef Symbol, bool Unique,
   E.seq = Seq;
   E.origin = U.Origin;
   E.lazy = U.Lazy;
-  // In the arena, not in a growing array: copies of a growing array were
-  // most of the memory the scan touched, and fresh pages are not cheap.
+  // In the arena, not in a growing array: copies of a growing array would
+  // be most of the memory the scan touches, and fresh pages are not cheap.
   Entries.push_back(new (Alloc.Allocate<klto_entry>()) klto_entry(E));
 }
 

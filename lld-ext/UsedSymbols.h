@@ -8,8 +8,8 @@
 // those get -u, which marks the definition used and does nothing else,
 // because the symbol is defined the moment that file is read (no archive
 // member is fetched for it, nothing is exported, binding and PLT use are
-// LLD's). --export-dynamic-symbol, used before, put the names into .dynsym
-// of -pie programs and sent -shared -Bsymbolic calls through the PLT.
+// LLD's). Not --export-dynamic-symbol: it would put the names into .dynsym
+// of -pie programs and send -shared -Bsymbolic calls through the PLT.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KLTO_LD_USEDSYMBOLS_H

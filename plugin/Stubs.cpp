@@ -8,17 +8,17 @@
 // names stay theirs: __initstub__<id><level>).
 //
 // The name is a hidden alias, not a stub function that tail-calls the
-// static. An alias costs no code: a stub was one function more to optimise
-// and compile per entry, 6% of compiling drivers/pci/quirks.c with its 682
-// fixups (bench/plugin/RESULTS.md). And it is at least as safe:
+// static. An alias costs no code, where a stub is one more function per
+// entry to optimise and compile (bench/plugin/RESULTS.md measures that on
+// drivers/pci/quirks.c and its 682 fixups). And it is at least as safe:
 //  - it follows the static through every rename, promotion and partition
 //    (SplitModule keeps an alias with its aliasee), as the stub's call did;
 //  - it is an address use, so no pass changes the static's signature
 //    (dead-argument elimination could, behind a stub's direct call);
 //  - the table holds the function's own address, as without LTO: under
 //    -fsanitize=cfi the alias is pointed at the jump-table entry as C's &fn
-//    would be, where a stub's address was in no jump table, and the kernel's
-//    kCFI finds the static's type hash, which a stub did not carry.
+//    would be, where a stub's address would be in no jump table, and the
+//    kernel's kCFI finds the static's type hash, which a stub lacks.
 // Statics are always definitions by the time the pass runs (internal
 // declarations are not valid IR), so there is always something to alias.
 //

@@ -126,7 +126,8 @@ malloc_sampled(size_t size, const void *caller, bool may_init) {
 /*
  * Fast path of malloc(): the countdown (kfence_sample_hit) and the jump to
  * the C library. x86, LD_PRELOAD build: 4 instructions (the countdown's
- * TLS offset from the GOT, subl, jb not taken, jmp through kfence_libc).
+ * TLS offset from the GOT, subl, jb not taken, jmp through kfence_libc;
+ * test/kfence/preload-entry.test checks the entry points' code).
  */
 static inline void *do_malloc(size_t size, const void *caller, bool may_init) {
   if (kfence_sample_hit())
@@ -160,7 +161,8 @@ __attribute__((noinline)) static void free_above_threshold(void *ptr,
 /*
  * Fast path of free(): one compare of @ptr against the threshold
  * in memory, a branch, and the jump to the C library (x86: cmp, jbe,
- * jmp *: the LD_PRELOAD build's free() is 3 instructions).
+ * jmp *: the LD_PRELOAD build's free() is 3 instructions, checked by
+ * test/kfence/preload-entry.test).
  */
 static inline void do_free(void *ptr, const void *caller) {
   if (kfence_above_free_threshold(ptr)) {
@@ -258,7 +260,7 @@ realloc_slow(void *ptr, size_t size, const void *caller, bool may_init,
  * the C library's realloc. Size 0 takes no sample (glibc frees and returns
  * NULL). Inline, so that the fast path saves no registers: 10 instructions
  * on x86 (the return address, cmp, branch, test, branch, the countdown in
- * three, the jump in two).
+ * three, the jump in two; test/kfence/preload-entry.test).
  */
 static inline void *do_realloc(void *ptr, size_t size, const void *caller,
                                bool may_init) {

@@ -13,8 +13,10 @@
 # Builds and runs the demo and the example project (examples/project) with
 # its Makefile, its CMakeLists.txt (find_package(klto)) and klto.cfg, with
 # nothing but the compiler and the installed paths: no -L, no path into a
-# build tree. Prints "PASS: <what>" or "FAIL: <what>: <why>" per check, the
-# demo's output to <work-dir>/demo.out, and exits non-zero if any failed.
+# build tree; checks that every relative link of the installed docs
+# resolves (doc_links.py). Prints "PASS: <what>" or "FAIL: <what>: <why>"
+# per check, the demo's output to <work-dir>/demo.out, and exits non-zero
+# if any failed.
 set -u
 prefix=$(cd "${1:?usage: $0 <prefix> [<work-dir>] [<llvm-major>]}" && pwd)
 work=${2:-$(mktemp -d "${TMPDIR:-/tmp}/klto-check.XXXXXX")}
@@ -58,6 +60,14 @@ if MANPATH=$prefix/share/man man -w klto-ld.lld klto-plugin klto-kfence >/dev/nu
   pass "man finds klto-ld.lld(1), klto-plugin(7), klto-kfence(7)"
 else
   fail man "man -w finds no klto page under $prefix/share/man"
+fi
+
+# The documentation links only to what is installed with it: the docs
+# link the results files under bench/, which install beside them.
+if links=$(python3 "$(dirname "$0")/doc_links.py" "$prefix/share/doc/klto" 2>&1); then
+  pass "docs: ${links##*$'\n'} resolve in share/doc/klto"
+else
+  fail docs "links that resolve to nothing in $prefix/share/doc/klto: $(echo "$links" | head -n -1 | tr '\n' ' ')"
 fi
 
 # The demo: every build with klto must behave like the no-LTO reference.
