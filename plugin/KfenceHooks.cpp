@@ -3,8 +3,10 @@
 // Every use of a C library allocation function becomes a use of the
 // runtime's hook of the same signature, so that sampled allocations come
 // from the guarded pool and every free reaches the runtime that must
-// recognise them. Replacing the declaration's uses (not just direct calls)
-// also catches function pointers such as `void *(*alloc)(size_t) = malloc`.
+// recognise them. So does every use of sigaction() and signal(), so that
+// the program's SIGSEGV handlers stay behind KFENCE's and never see it.
+// Replacing the declaration's uses (not just direct calls) also catches
+// function pointers such as `void *(*alloc)(size_t) = malloc`.
 // The runtime is requested through llvm.dependent-libraries, which LLD
 // honours, as the path of the runtime installed beside the plugin:
 // libkfence-hooks.so, which every module of a process shares, or with
@@ -96,13 +98,23 @@ static const char *const CxxOperators[] = {
 #include "kfence_cxx.def"
 };
 
+/// The C library's functions that set a signal's action, each with a hook
+/// that keeps SIGSEGV's action behind KFENCE's handler: a handler the
+/// program installs then never sees KFENCE's as the action it replaced.
+static const char *const SignalFunctions[] = {
+#define KFENCE_SIGNAL(ret, name, params, args) #name,
+#include "kfence_signal.def"
+};
+
 /// The hook each name goes to, without its "__kfence_" prefix: libc names
-/// map to themselves, C++ operators to their name without the leading
+/// (allocation and signal functions) map to themselves, C++ operators to their name without the leading
 /// underscore, and "fn:libcfn" pairs from -fplugin-arg-klto-kfence-alloc
 /// to the libc function they mirror (a bare "fn" mirrors malloc).
 static StringMap<std::string> redirections(NamingContext &Ctx) {
   StringMap<std::string> Map;
   for (const char *Name : LibcAllocators)
+    Map[Name] = Name;
+  for (const char *Name : SignalFunctions)
     Map[Name] = Name;
   if (Ctx.Opts.KfenceCxx)
     for (StringRef Name : CxxOperators)

@@ -492,6 +492,26 @@ void kfence_fault_recheck(void) {
   kfence_fault_install();
 }
 
+int kfence_sigaction(int signum, const struct sigaction *act,
+                     struct sigaction *oldact) {
+  if (signum == SIGSEGV)
+    return kfence_fault_sigaction(act, oldact);
+  return kfence_libc_sigaction(signum, act, oldact);
+}
+
+/* glibc's signal(): BSD semantics, through kfence_sigaction(). */
+__sighandler_t kfence_signal(int signum, __sighandler_t handler) {
+  struct sigaction act, old;
+  memset(&act, 0, sizeof(act));
+  act.sa_handler = handler;
+  act.sa_flags = SA_RESTART;
+  sigemptyset(&act.sa_mask);
+  sigaddset(&act.sa_mask, signum);
+  if (kfence_sigaction(signum, &act, &old) < 0)
+    return SIG_ERR;
+  return old.sa_handler;
+}
+
 int kfence_fault_sigaction(const struct sigaction *act,
                            struct sigaction *oldact) {
   sigset_t saved;

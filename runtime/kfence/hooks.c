@@ -365,6 +365,10 @@ static inline size_t do_malloc_usable_size(void *ptr, const void *caller,
   void __kfence_##name params { do_##name(KFENCE_UNPAREN args, CALLER); }
 #include "kfence_malloc.def"
 
+#define KFENCE_SIGNAL(ret, name, params, args)                                 \
+  ret __kfence_##name params { return kfence_##name args; }
+#include "kfence_signal.def"
+
 #ifdef KFENCE_PRELOAD
 /*
  * The C library's entry points, for LD_PRELOAD. The dynamic loader and the

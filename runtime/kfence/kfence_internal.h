@@ -289,6 +289,12 @@ void kfence_fault_recheck(void) KFENCE_HIDDEN;
  * KFENCE's handler is installed, the action reported and the one set are
  * the program's, which KFENCE's handler stands in front of.
  */
+/* The C library's functions of kfence_signal.def, SIGSEGV kept behind
+ * KFENCE's handler: what the LD_PRELOAD build's entry points and the
+ * plugin's hooks call. */
+#define KFENCE_SIGNAL(ret, name, params, args)                                 \
+  ret kfence_##name params KFENCE_HIDDEN;
+#include "kfence_signal.def"
 int kfence_fault_sigaction(const struct sigaction *act,
                            struct sigaction *oldact) KFENCE_HIDDEN;
 

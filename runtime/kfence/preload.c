@@ -133,24 +133,10 @@ struct kfence_libc kfence_libc = {
     .sigaction = boot_sigaction,
 };
 
-int sigaction(int signum, const struct sigaction *act, struct sigaction *oldact) {
-  if (signum == SIGSEGV)
-    return kfence_fault_sigaction(act, oldact);
-  return kfence_libc_sigaction(signum, act, oldact);
-}
-
-/* glibc's signal(): BSD semantics, through the interposed sigaction(). */
-sighandler_t signal(int signum, sighandler_t handler) {
-  struct sigaction act, old;
-  memset(&act, 0, sizeof(act));
-  act.sa_handler = handler;
-  act.sa_flags = SA_RESTART;
-  sigemptyset(&act.sa_mask);
-  sigaddset(&act.sa_mask, signum);
-  if (sigaction(signum, &act, &old) < 0)
-    return SIG_ERR;
-  return old.sa_handler;
-}
+/* sigaction() and signal(): SIGSEGV's action stays behind KFENCE's handler. */
+#define KFENCE_SIGNAL(ret, name, params, args)                                 \
+  ret name params { return kfence_##name args; }
+#include "kfence_signal.def"
 
 /*
  * Whether a call of malloc() by name reaches ours: its fast path takes the

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <signal.h>
 #include <stdio.h>
 
 #ifdef __cplusplus
@@ -174,6 +175,10 @@ void *__kfence_malloc_sampled(size_t size);
 #define KFENCE_ALLOC(ret, name, params, args) ret __kfence_##name params;
 #define KFENCE_FREE(name, params, args) void __kfence_##name params;
 #include "kfence_malloc.def"
+
+/* The hooks the plugin redirects calls that set a signal's action to. */
+#define KFENCE_SIGNAL(ret, name, params, args) ret __kfence_##name params;
+#include "kfence_signal.def"
 
 #ifdef __cplusplus
 }
