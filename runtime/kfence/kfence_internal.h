@@ -4,7 +4,8 @@
  *   core.c      pool, metadata, guarded allocation and free, stats, fork
  *   sampling.c  which allocations are guarded (countdown, clock, PRNG)
  *   covered.c   allocation stacks that already hold an object
- *   fault.c     the SIGSEGV handler and its chaining to the program's
+ *   fault.c     the SIGSEGV handler, its chaining to the program's actions,
+ *               and sigaction()/signal() as the program sees them
  *   report.c    stacks and the KFENCE-format reports
  *   symbols.c   what a frame's address is: module, build id, function
  *   options.c   KFENCE_OPTIONS
