@@ -78,6 +78,25 @@ static void (*const entries[])(int, siginfo_t *, void *) = {
 static struct sigaction slots[KFENCE_FAULT_SLOTS];
 static atomic_uint nr_slots;
 
+/*
+ * Code built without the plugin can install its handler over one of our
+ * entries, and then, calling sigaction() again to install itself anew, get
+ * the entry standing for itself as the action it replaced (the re-check
+ * put that entry in front of it). Installing that entry back for a fault
+ * it does not own would bring the fault back to it for ever. The slots the
+ * re-check gave such an action are in met_over_entry; while one of their
+ * actions runs (run_watching()), their entry is installed marked, without
+ * SA_RESTART (which a SIGSEGV handler already running cannot notice), so
+ * that the action installing the entry back shows: it is installed
+ * unmarked when the action returns. watchers[j] counts the threads running
+ * slot j's action so (install_entry() installs entry j marked while there
+ * are any); watch_gen[j] changes whenever entry j is unmarked by KFENCE
+ * meanwhile, so that only an install by the program counts.
+ */
+static atomic_uint met_over_entry;
+static atomic_uint watchers[KFENCE_FAULT_SLOTS];
+static atomic_uint watch_gen[KFENCE_FAULT_SLOTS];
+
 /* Faults stay deliverable: blocked, they would kill the process outright. */
 static void sigaction_lock(sigset_t *saved) {
   sigset_t async;
@@ -199,13 +218,17 @@ static int entry_slot(const struct sigaction *sa) {
 }
 
 /* SA_ONSTACK: a program that catches stack overflows on an alternate stack
- * still gets them there. */
+ * still gets them there. Marked: without SA_RESTART (see met_over_entry). */
+static void entry_action(unsigned j, bool marked, struct sigaction *sa) {
+  memset(sa, 0, sizeof(*sa));
+  sa->sa_sigaction = entries[j];
+  sa->sa_flags = SA_SIGINFO | SA_ONSTACK | (marked ? 0 : SA_RESTART);
+  sigemptyset(&sa->sa_mask);
+}
+
 static int install_entry(unsigned j, struct sigaction *replaced) {
   struct sigaction sa;
-  memset(&sa, 0, sizeof(sa));
-  sa.sa_sigaction = entries[j];
-  sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
-  sigemptyset(&sa.sa_mask);
+  entry_action(j, atomic_load(&watchers[j]) != 0, &sa);
   return kfence_libc_sigaction(SIGSEGV, &sa, replaced);
 }
 
@@ -336,6 +359,96 @@ static void run_action(int sig, siginfo_t *info, void *uc, unsigned j,
   pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
+/* Installs @to if @from is installed; else leaves (or puts back) what is. */
+static bool swap_entry(const struct sigaction *from,
+                       const struct sigaction *to) {
+  struct sigaction old;
+  if (kfence_libc_sigaction(SIGSEGV, to, &old) != 0)
+    return false;
+  if (same_action(&old, from))
+    return true;
+  kfence_libc_sigaction(SIGSEGV, &old, NULL);
+  return false;
+}
+
+/*
+ * The watches this thread has open (run_watching()), innermost last. A
+ * handler that jumps out of one (siglongjmp) leaves it open: the next
+ * signal the kernel delivers to this thread no deeper on the stack closes
+ * it (close_abandoned_watches()).
+ */
+#define MAX_WATCHES 4
+static __thread struct {
+  unsigned slot;
+  uintptr_t frame;
+} open_watches[MAX_WATCHES] __attribute__((tls_model("initial-exec")));
+static __thread unsigned nr_open_watches
+    __attribute__((tls_model("initial-exec")));
+
+static void end_watch(unsigned j) {
+  unsigned n = atomic_load(&watchers[j]);
+  while (n && !atomic_compare_exchange_weak(&watchers[j], &n, n - 1))
+    ;
+}
+
+/* An abandoned watch ends without its check; changing watch_gen keeps any
+ * other watch of the slot from reading the entry as the program's. */
+static void close_abandoned_watches(uintptr_t frame) {
+  while (nr_open_watches && open_watches[nr_open_watches - 1].frame <= frame) {
+    unsigned j = open_watches[--nr_open_watches].slot;
+    atomic_fetch_add(&watch_gen[j], 1);
+    end_watch(j);
+  }
+}
+
+/*
+ * run_action() for slot @j; for a slot in met_over_entry, watching whether
+ * the action installs entry @j back (see met_over_entry): then it restored
+ * the entry standing for itself, and the default action takes its place,
+ * as for an action that already ran. The last watcher unmarks the entry again
+ * (and marks it once more if a watcher came meanwhile). Three sigaction()
+ * calls more per signal, for these slots only.
+ */
+static void run_watching(int sig, siginfo_t *info, void *uc, unsigned j,
+                         bool delivered, uintptr_t frame) {
+  if (!(atomic_load_explicit(&met_over_entry, memory_order_relaxed) &
+        (1u << j)) ||
+      nr_open_watches == MAX_WATCHES) {
+    run_action(sig, info, uc, j, delivered);
+    return;
+  }
+  struct sigaction now, marked, unmarked;
+  entry_action(j, true, &marked);
+  entry_action(j, false, &unmarked);
+  atomic_fetch_add(&watchers[j], 1);
+  unsigned gen = atomic_load(&watch_gen[j]);
+  bool watching = kfence_libc_sigaction(SIGSEGV, NULL, &now) == 0 &&
+                  (same_action(&now, &marked) ||
+                   (same_action(&now, &unmarked) &&
+                    swap_entry(&unmarked, &marked)));
+  open_watches[nr_open_watches++] = (__typeof__(open_watches[0])){j, frame};
+  run_action(sig, info, uc, j, delivered);
+  nr_open_watches--;
+  bool last = atomic_load(&watchers[j]) == 1;
+  end_watch(j);
+  if (!watching || kfence_libc_sigaction(SIGSEGV, NULL, &now) != 0)
+    return;
+  if (same_action(&now, &unmarked)) {
+    /* A fault comes back to the default action; a signal that was sent is
+     * not sent again: the default action awaits the next. */
+    if (atomic_load(&watch_gen[j]) != gen)
+      return;
+    if (info->si_code > 0)
+      die_by_default(sig, info);
+    else
+      install_default();
+  } else if (last && same_action(&now, &marked)) {
+    atomic_fetch_add(&watch_gen[j], 1);
+    if (swap_entry(&marked, &unmarked) && atomic_load(&watchers[j]))
+      swap_entry(&unmarked, &marked);
+  }
+}
+
 /*
  * The signal this thread's handler is handing to the program's actions,
  * while it does. An action that chains to the one it replaced calls one of
@@ -419,6 +532,8 @@ handle_sigsegv(int sig, siginfo_t *info, void *uc, unsigned slot,
   uintptr_t frame = (uintptr_t)__builtin_frame_address(0);
   struct chain outer = chain_now;
   bool delivered = called_by_kernel(ret);
+  if (delivered)
+    close_abandoned_watches(frame);
   bool chained = !delivered && outer.ran &&
                  (info == outer.info || uc == outer.uc) &&
                  frame < outer.frame && info->si_code == outer.code &&
@@ -445,7 +560,7 @@ handle_sigsegv(int sig, siginfo_t *info, void *uc, unsigned slot,
     die_by_default(sig, info);
   } else {
     chain_now.ran |= 1u << slot;
-    run_action(sig, info, uc, slot, delivered);
+    run_watching(sig, info, uc, slot, delivered, frame);
   }
   chain_now = outer;
   errno = saved_errno;
@@ -458,17 +573,21 @@ handle_sigsegv(int sig, siginfo_t *info, void *uc, unsigned slot,
  * taken in turn. With every slot taken, the program's action stays
  * installed and reaches KFENCE's handler only by chaining to it.
  */
-static void take_sigsegv(void) {
+static uint32_t take_sigsegv(void) {
   struct sigaction now, replaced;
+  uint32_t taken = 0;
   if (kfence_libc_sigaction(SIGSEGV, NULL, &now) != 0)
-    return;
+    return 0;
   while (entry_slot(&now) < 0) {
     int j = take_slot(&now);
-    if (j < 0 || install_entry(j, &replaced) != 0 ||
-        same_action(&replaced, &now))
-      return;
+    if (j < 0 || install_entry(j, &replaced) != 0)
+      return taken;
+    taken |= 1u << j;
+    if (same_action(&replaced, &now))
+      return taken;
     now = replaced;
   }
+  return taken;
 }
 
 void kfence_fault_lock_for_fork(void) { sigaction_lock(&fork_saved_mask); }
@@ -489,7 +608,10 @@ void kfence_fault_recheck(void) {
   struct sigaction now;
   if (kfence_libc_sigaction(SIGSEGV, NULL, &now) != 0 || entry_slot(&now) >= 0)
     return;
-  kfence_fault_install();
+  sigset_t saved;
+  sigaction_lock(&saved);
+  atomic_fetch_or(&met_over_entry, take_sigsegv());
+  sigaction_unlock(&saved);
 }
 
 int kfence_sigaction(int signum, const struct sigaction *act,

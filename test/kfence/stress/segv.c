@@ -1,15 +1,17 @@
 // SIGSEGV shared with the program's own handler, under churn. Four threads
 // fault on their own PROT_NONE page, which the program's handler recovers
-// with siglongjmp(), allocate, and now and then plant a use-after-free
-// (the others waiting: stress_plant_lock); another thread installs the
+// with siglongjmp() (or, with `return`, by making the page accessible and
+// returning), allocate, and now and then plant a use-after-free (the
+// others waiting: stress_plant_lock); another thread installs the
 // program's handler again and again, as a runtime does that re-arms its
 // handler (JVM style: it keeps the action it replaced, unless that is
-// itself, and calls it for faults it does not own). Every own fault reaches the program's handler, every planted
-// use-after-free is reported once (by KFENCE's handler directly, or
-// through the program's, which hands pool faults on), and the run ends.
-// `unowned` then installs the program's handler once more and makes a
-// fault no one owns: the program dies of SIGSEGV, its handler having run
-// once for it (segv-unowned.test for the plugin build).
+// itself, and calls it for faults it does not own). Every own fault
+// reaches the program's handler, every planted use-after-free is reported
+// once (by KFENCE's handler directly, or through the program's, which
+// hands pool faults on), and the run ends. `unowned` then installs the
+// program's handler once more and makes a fault no one owns: the program
+// dies of SIGSEGV, its handler having run once for it (segv-unowned.test
+// builds the handler's code without the plugin).
 // RUN: %clang -g -O1 -fplugin=%plugin -fplugin-arg-klto-kfence \
 // RUN:   -I%kfence_include -I%S/Inputs --ld-path=%stock_ld %s -lpthread -o %t.klto
 // RUN: %clang -g -O1 -I%kfence_include -I%S/Inputs %s -lpthread -ldl -o %t.plain
@@ -20,6 +22,11 @@
 // RUN:   %timeout %t.plain > %t.out 2> %t.err
 // RUN: FileCheck %s < %t.out
 // RUN: grep 'BUG: KFENCE' %t.err | not grep -v 'use-after-free read in stress_plant_uaf'
+// RUN: env KFENCE_OPTIONS=sample_rate=1 %timeout %t.klto return > %t.out 2> %t.err
+// RUN: FileCheck %s < %t.out
+// RUN: env KFENCE_OPTIONS=sample_rate=1 LD_PRELOAD=%klto_libdir/libkfence.so \
+// RUN:   %timeout %t.plain return > %t.out 2> %t.err
+// RUN: FileCheck %s < %t.out
 // RUN: env KFENCE_OPTIONS=sample_rate=1 LD_PRELOAD=%klto_libdir/libkfence.so \
 // RUN:   not --crash %timeout %t.plain unowned > %t.out 2> %t.err
 // RUN: FileCheck %s --check-prefix=UNOWNED < %t.err
@@ -36,6 +43,10 @@
 
 static __thread char *own_page;
 static __thread sigjmp_buf *own_env;
+/* `return`: the handler recovers an own fault by making the page
+ * accessible and returning, as a concurrent garbage collector's write
+ * barrier or the JVM's safepoint poll does, instead of siglongjmp(). */
+static int recover_by_return;
 static atomic_ulong own_faults, recovered, planted, reported, installs, bad;
 static atomic_int done;
 static atomic_ulong unowned_calls, chained_returns;
@@ -49,6 +60,10 @@ static pthread_mutex_t previous_lock = PTHREAD_MUTEX_INITIALIZER;
 static void handler(int sig, siginfo_t *info, void *ctx) {
   if (own_page && (char *)info->si_addr == own_page) {
     recovered++;
+    if (recover_by_return) {
+      mprotect(own_page, 4096, PROT_READ | PROT_WRITE);
+      return;
+    }
     siglongjmp(*own_env, 1);
   }
   /* A fault no one owns: the program dies of it, its handler having run
@@ -112,8 +127,12 @@ static void *faulter(void *arg) {
     }
     pthread_rwlock_unlock(&stress_plant_lock);
     own_faults++;
-    if (!sigsetjmp(env, 1))
+    if (recover_by_return) {
       *(volatile char *)own_page = 1;
+      mprotect(own_page, 4096, PROT_NONE);
+    } else if (!sigsetjmp(env, 1)) {
+      *(volatile char *)own_page = 1;
+    }
     if (stress_rand(&x) % 8 == 0 && atomic_fetch_add(&planted, 1) < MAX_PLANTED) {
       pthread_rwlock_wrlock(&stress_plant_lock);
       reported += stress_plant_uaf() == 1;
@@ -124,6 +143,7 @@ static void *faulter(void *arg) {
 }
 
 int main(int argc, char **argv) {
+  recover_by_return = argc > 1 && !strcmp(argv[1], "return");
   stress_find_kfence();
   stress_start();
   install();
