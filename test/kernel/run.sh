@@ -186,8 +186,14 @@ else
 fi
 # Part 2's modules: kbuild's own rule for Kconfig LTO, which links a
 # one-file module's bitcode into a native object right after compiling it
-# (modpost and objtool read ELF only), given on make's command line.
-part2_module_args=('cmd_ld_single_m=$(if $(is-single-obj-m), ; $(LD) $(ld_flags) -r -o $(tmp-target) $@; mv $(tmp-target) $@)')
+# (modpost and objtool read ELF only), given on make's command line as the
+# tree defines it: cmd_ld_single_m (scripts/Makefile.build) up to 6.12,
+# cmd_ld_single (scripts/Makefile.lib, which also links an object objtool
+# is to read) in 7.3.
+part2_ld_single=$(sed -n 's/^\(cmd_ld_single\(_m\)\{0,1\}\) = /\1=/p' \
+  "$src/scripts/Makefile.build" "$src/scripts/Makefile.lib" | head -1)
+[ -n "$part2_ld_single" ] || { echo "run.sh: no cmd_ld_single(_m) in $src/scripts" >&2; exit 1; }
+part2_module_args=("$part2_ld_single")
 
 # busybox <deb arch>: Debian's static busybox for the kernel's architecture,
 # downloaded (not installed) through a private apt configuration whose deb
