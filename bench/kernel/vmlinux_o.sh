@@ -1,7 +1,8 @@
 #!/bin/bash
 # vmlinux_o.sh - the vmlinux.o link of a Linux CONFIG_LTO_CLANG build, with
 # the kernel's own ordering (scripts/generate_initcall_order.pl, one llvm-nm
-# per object, writing .tmp_initcalls.lds, then stock ld.lld -r -T it)
+# per file it is given, here as in kbuild vmlinux.a: one llvm-nm over every
+# member; writing .tmp_initcalls.lds, then stock ld.lld -r -T it)
 # against klto's ld.lld -r --kinit-order, side by side, in one run.
 #
 #   bench/kernel/vmlinux_o.sh <kernel build dir> <klto build dir> [rounds]
