@@ -21,6 +21,8 @@
 #include "llvm/IR/Function.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <optional>
+
 using namespace clang;
 
 namespace klto {
@@ -91,26 +93,55 @@ private:
     Diags->DeclLocs.push_back(Loc);
   }
 
-  /// __KBUILD_MODNAME (Linux 5.12+, already "kmod_..."), else
-  /// KBUILD_MODNAME ("\"foo\"", or KBUILD_STR(foo) in barebox and U-Boot)
-  /// through Linux's name-fix.
+  /// The modname the kernel's own ids carry, "kmod_<mod>": __KBUILD_MODNAME
+  /// (Linux 5.12 to 6.18: "kmod_<mod>"; from 6.19 "<mod>", which
+  /// __initcall_id() pastes after kmod_), else KBUILD_MODNAME ("\"foo\"", or
+  /// KBUILD_STR(foo) in barebox and U-Boot) through Linux's name-fix.
   std::string kbuildModName() {
-    Preprocessor &PP = CI.getPreprocessor();
-    for (const char *Macro : {"__KBUILD_MODNAME", "KBUILD_MODNAME"}) {
-      const MacroInfo *MI = PP.getMacroInfo(PP.getIdentifierInfo(Macro));
-      if (!MI || MI->getNumTokens() == 0 ||
-          (Macro[0] == '_' && MI->getNumTokens() != 1))
-        continue;
-      std::string Spelling;
-      for (const Token &T : MI->tokens())
-        Spelling += PP.getSpelling(T);
-      if (Macro[0] == '_' && klto_is_symbol_name(toKStr(Spelling)))
-        return Spelling;
+    std::string Fixed;
+    if (std::optional<std::string> S = macroSpelling("KBUILD_MODNAME")) {
       char Buf[512];
-      size_t N = klto_kbuild_modname(Buf, sizeof(Buf), toKStr(Spelling));
-      return std::string(Buf, std::min(N, sizeof(Buf) - 1));
+      size_t N = klto_kbuild_modname(Buf, sizeof(Buf), toKStr(*S));
+      Fixed.assign(Buf, std::min(N, sizeof(Buf) - 1));
     }
-    return "";
+    std::optional<std::string> Mod = macroSpelling("__KBUILD_MODNAME");
+    if (!Mod || !klto_is_symbol_name(toKStr(*Mod)))
+      return Fixed;
+    // 6.19 on: init.h's __initcall_id() starts with __PASTE(kmod_, ...).
+    // A file without init.h tells by KBUILD_MODNAME, which is "<mod>" in
+    // every version (a module named kmod_foo is then kmod_kmod_foo).
+    if (std::optional<bool> Adds = initcallIdAddsKmod())
+      return *Adds ? "kmod_" + *Mod : *Mod;
+    if (!Fixed.empty() && Fixed == "kmod_" + *Mod)
+      return Fixed;
+    return *Mod;
+  }
+
+  /// The spelling of a one-token (__KBUILD_MODNAME) or any (KBUILD_MODNAME)
+  /// object-like macro, if defined and not empty.
+  std::optional<std::string> macroSpelling(const char *Macro) {
+    Preprocessor &PP = CI.getPreprocessor();
+    const MacroInfo *MI = PP.getMacroInfo(PP.getIdentifierInfo(Macro));
+    if (!MI || MI->getNumTokens() == 0 ||
+        (Macro[0] == '_' && MI->getNumTokens() != 1))
+      return std::nullopt;
+    std::string Spelling;
+    for (const Token &T : MI->tokens())
+      Spelling += PP.getSpelling(T);
+    return Spelling;
+  }
+
+  /// Whether the kernel's __initcall_id() pastes kmod_ itself (6.19 on);
+  /// nothing if the file has no __initcall_id().
+  std::optional<bool> initcallIdAddsKmod() {
+    Preprocessor &PP = CI.getPreprocessor();
+    const MacroInfo *MI = PP.getMacroInfo(PP.getIdentifierInfo("__initcall_id"));
+    if (!MI)
+      return std::nullopt;
+    for (const Token &T : MI->tokens())
+      if (T.is(tok::identifier) && T.getIdentifierInfo()->getName() == "kmod_")
+        return true;
+    return false;
   }
 
   CompilerInstance &CI;

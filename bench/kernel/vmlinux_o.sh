@@ -1,15 +1,19 @@
 #!/bin/bash
 # vmlinux_o.sh - the vmlinux.o link of a Linux CONFIG_LTO_CLANG build, with
 # the kernel's own ordering (scripts/generate_initcall_order.pl, one llvm-nm
-# per object, writing .tmp_initcalls.lds, then stock ld.lld -r -T it)
+# per file it is given, here as in kbuild vmlinux.a: one llvm-nm over every
+# member; writing .tmp_initcalls.lds, then stock ld.lld -r -T it)
 # against klto's ld.lld -r --kinit-order, side by side, in one run.
 #
 #   bench/kernel/vmlinux_o.sh <kernel build dir> <klto build dir> [rounds]
 #
 # The build dir is one test/kernel/run.sh made (its .vmlinux.o.cmd names
 # the inputs). Prints a Markdown table: ordering alone, and the whole link
-# (which includes LTO code generation), min and median of the rounds, and
-# whether the two vmlinux.o have their initcall entries in the same order.
+# (which includes LTO code generation), min and median of the rounds, in
+# wall time and in CPU time (user + system, the Perl script's llvm-nm
+# processes and LLD's threads included: on a shared machine the wall time
+# is mostly waiting), and whether the two vmlinux.o have their initcall
+# entries in the same order.
 set -euo pipefail
 out=$(cd "$1" && pwd)
 build=$(cd "$2" && pwd)
@@ -35,11 +39,17 @@ archives=$(echo "$inputs" | tr ' ' '\n' | grep '\.a$')
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-secs() { local t0 t1; t0=$(date +%s.%N); "$@" >/dev/null; t1=$(date +%s.%N); echo "$t1 - $t0" | bc; }
-stats() { sort -n | awk '{a[NR]=$1} END {printf "%.2f / %.2f", a[1], a[int((NR+1)/2)]}'; }
+# secs <cmd...>: "<wall> <cpu>" seconds of the command and its children.
+secs() {
+  local TIMEFORMAT='%R %U %S' t
+  t=$( { time "$@" >/dev/null 2>&1; } 2>&1 ) || return 1
+  echo "$t" | awk '{printf "%.3f %.3f\n", $1, $2 + $3}'
+}
+# stats <column>: min / median of one column (1: wall, 2: CPU).
+stats() { awk -v c="$1" '{print $c}' | sort -n | awk '{a[NR]=$1} END {printf "%.2f / %.2f", a[1], a[int((NR+1)/2)]}'; }
 
 for r in $(seq "$rounds"); do
-  secs env NM=$llvm/llvm-nm objtree=. perl "$perl_script" $archives >>"$tmp/perl.t" 2>&1 \
+  secs env NM=$llvm/llvm-nm objtree=. perl "$perl_script" $archives >>"$tmp/perl.t" \
     || { echo "the Perl script failed" >&2; exit 1; }
   NM=$llvm/llvm-nm objtree=. perl "$perl_script" $archives >"$tmp/initcalls.lds"
   # klto's scan and order alone: --kinit-order-map, stopped by --version.
@@ -70,12 +80,13 @@ order "$tmp/stock.o" >"$tmp/stock.order"
 order "$tmp/klto.o" >"$tmp/klto.order"
 same=$(cmp -s "$tmp/stock.order" "$tmp/klto.order" && echo yes || echo NO)
 n=$(wc -l <"$tmp/klto.order")
-paste "$tmp/perl.t" "$tmp/stock.t" | awk '{print $1 + $2}' >"$tmp/total.t"
+paste "$tmp/perl.t" "$tmp/stock.t" | awk '{print $1 + $3, $2 + $4}' >"$tmp/total.t"
 
-echo "| step (seconds, min / median of $rounds) | kernel's Perl script + linker script | klto \`--kinit-order\` |"
-echo "|---|---|---|"
-echo "| ordering only | $(stats <"$tmp/perl.t") | $(stats <"$tmp/scan.t") |"
-echo "| vmlinux.o link (LTO code generation included) | $(stats <"$tmp/stock.t") | $(stats <"$tmp/klto.t") |"
-echo "| both | $(stats <"$tmp/total.t") | $(stats <"$tmp/klto.t") |"
+echo "| step (seconds, min / median of $rounds) | kernel's Perl script + linker script: wall | CPU | klto \`--kinit-order\`: wall | CPU |"
+echo "|---|---|---|---|---|"
+for row in "ordering only:perl:scan" "vmlinux.o link (LTO code generation included):stock:klto" "both:total:klto"; do
+  IFS=: read -r what a b <<<"$row"
+  echo "| $what | $(stats 1 <"$tmp/$a.t") | $(stats 2 <"$tmp/$a.t") | $(stats 1 <"$tmp/$b.t") | $(stats 2 <"$tmp/$b.t") |"
+done
 echo
 echo "Initcall entries in the same order in both vmlinux.o: $same ($n entries)."

@@ -11,7 +11,7 @@
 #
 #   test/kernel/run.sh [--build <klto build dir>] [--work <dir>] [--part 1|2|all]
 #                      [--arch arm64|x86_64|all] [--kernel 6.1|6.12|7.3]
-#                      [--lto "thin full dist"]
+#                      [--lto "thin full dist"] [--config tiny-pci|defconfig]
 #
 # Needs root for apt-get on a fresh machine (it installs qemu-system-arm,
 # qemu-system-x86, flex, bison, bc, libelf-dev, libssl-dev). Debian's
@@ -24,7 +24,14 @@
 # outside the repository: arm64's in <dir>/out, x86_64's in
 # <dir>/out-x86_64. No kernel source is changed: everything is kbuild
 # variables on make's command line. Prints a summary table and writes it to
-# <dir>/summary.md. --arch defaults to arm64.
+# <dir>/summary.md (<dir>/summary-defconfig.md with --config defconfig). --arch defaults to arm64.
+#
+# --config tiny-pci (the default) builds the small configs: tinyconfig with
+# a serial console (arm64: with and without PCI; x86_64: with PCI), and the
+# negative checks. --config defconfig builds the architecture's defconfig
+# instead (with KALLSYMS, PRINTK_TIME and the same test modules), in
+# <dir>/out*/<name>-defconfig: a distribution-size kernel, each build an hour
+# or more here; no negative checks (they test the checker, not the size).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -34,6 +41,7 @@ part=all
 arches=arm64
 kernel=6.1
 lto_modes=
+config=tiny-pci
 while [ $# -gt 0 ]; do
   case $1 in
     --build) build=$(cd "$2" && pwd); shift 2 ;;
@@ -46,6 +54,12 @@ while [ $# -gt 0 ]; do
       esac
       shift 2 ;;
     --lto) lto_modes=$2; shift 2 ;;
+    --config)
+      case $2 in
+        tiny-pci|defconfig) config=$2 ;;
+        *) echo "run.sh: --config tiny-pci or defconfig" >&2; exit 2 ;;
+      esac
+      shift 2 ;;
     --arch)
       case $2 in
         arm64|x86_64) arches=$2 ;;
@@ -53,7 +67,7 @@ while [ $# -gt 0 ]; do
         *) echo "run.sh: --arch arm64, x86_64 or all" >&2; exit 2 ;;
       esac
       shift 2 ;;
-    *) echo "usage: $0 [--build dir] [--work dir] [--part 1|2|all] [--arch arm64|x86_64|all] [--kernel 6.1|6.12|7.3] [--lto modes]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--build dir] [--work dir] [--part 1|2|all] [--arch arm64|x86_64|all] [--kernel 6.1|6.12|7.3] [--lto modes] [--config tiny-pci|defconfig]" >&2; exit 2 ;;
   esac
 done
 [ -f "$build/llvm.env" ] || { echo "run.sh: $build/llvm.env is missing: configure klto first (cmake -B $build)" >&2; exit 1; }
@@ -96,13 +110,15 @@ if [ -z "$lto_modes" ]; then
   lto_modes="thin full"
   grep -q '^config LTO_CLANG_THIN_DIST$' "$src/arch/Kconfig" && lto_modes="thin dist full"
 fi
-summary=$work/summary.md
+# defconfig runs write their own summary, so that one can run beside a
+# tiny-pci run.
+summary=$work/summary$([ "$config" = tiny-pci ] || echo "-$config").md
 : >"$summary"
 log() { echo "$*" | tee -a "$summary"; }
 
 # arch_vars <arch>: what differs between the architectures, and nothing
 # else. The PCI configs (pci=1) add $pci_syms to tinyconfig + $base_syms;
-# $configs lists the configs built (0 without PCI, 1 with).
+# $configs lists the configs built (0 without PCI, 1 with, d: defconfig).
 arch_vars() {
   arch=$1
   case $arch in
@@ -113,7 +129,7 @@ arch_vars() {
       pci_syms="PCI PCI_HOST_GENERIC PCIEPORTBUS"
       configs="0 1"
       config_name="arm64 tinyconfig + PL011 console"
-      qemu="qemu-system-aarch64 -M virt -cpu cortex-a57" console=ttyAMA0
+      qemu="qemu-system-aarch64 -M virt -cpu cortex-a57" console=ttyAMA0 boot_args=""
       part2_syms="" part2_lto_flags=""
       outs=$work/out ;;
     x86_64)
@@ -124,6 +140,10 @@ arch_vars() {
       configs="1"
       config_name="x86_64 tinyconfig + 64BIT, 8250 console"
       qemu="qemu-system-x86_64 -M pc" console=ttyS0
+      # On a loaded host QEMU's emulated timer can miss the kernel's IO-APIC
+      # timer check ("IO-APIC + timer doesn't work!", a panic before any
+      # initcall); no_timer_check skips it, as for any virtual machine.
+      boot_args="no_timer_check"
       # objtool reads ELF only. Kbuild runs it once, on the native
       # vmlinux.o, and links vmlinux from that vmlinux.o, under Kconfig LTO
       # or X86_KERNEL_IBT; otherwise it runs objtool on every object and
@@ -138,6 +158,17 @@ arch_vars() {
       part2_lto_flags="-fvisibility=hidden"
       outs=$work/out-x86_64 ;;
   esac
+  # defconfig: the architecture's defconfig in place of the small configs.
+  if [ "$config" = defconfig ]; then
+    configs=d
+    config_name="$arch defconfig"
+  fi
+}
+
+# sfx <config>: the suffix of a config's kernels' names (0: none, 1: -pci,
+# d: -defconfig).
+sfx() {
+  case $1 in 0) ;; 1) echo -pci ;; d) echo -defconfig ;; esac
 }
 
 # Kconfig symbols one kernel adds to its config (part 2's $part2_syms).
@@ -159,8 +190,14 @@ else
 fi
 # Part 2's modules: kbuild's own rule for Kconfig LTO, which links a
 # one-file module's bitcode into a native object right after compiling it
-# (modpost and objtool read ELF only), given on make's command line.
-part2_module_args=('cmd_ld_single_m=$(if $(is-single-obj-m), ; $(LD) $(ld_flags) -r -o $(tmp-target) $@; mv $(tmp-target) $@)')
+# (modpost and objtool read ELF only), given on make's command line as the
+# tree defines it: cmd_ld_single_m (scripts/Makefile.build) up to 6.12,
+# cmd_ld_single (scripts/Makefile.lib, which also links an object objtool
+# is to read) in 7.3.
+part2_ld_single=$(sed -n 's/^\(cmd_ld_single\(_m\)\{0,1\}\) = /\1=/p' \
+  "$src/scripts/Makefile.build" "$src/scripts/Makefile.lib" | head -1)
+[ -n "$part2_ld_single" ] || { echo "run.sh: no cmd_ld_single(_m) in $src/scripts" >&2; exit 1; }
+part2_module_args=("$part2_ld_single")
 
 # busybox <deb arch>: Debian's static busybox for the kernel's architecture,
 # downloaded (not installed) through a private apt configuration whose deb
@@ -205,17 +242,17 @@ make_k() { # make_k <out> <make args...>
   make -C "$src" O="$out" ARCH="$karch" LLVM="$llvm/" -j"$(nproc)" "$@"
 }
 
-# configure <out> <pci:0|1> <lto: none|thin|full|dist>
+# configure <out> <pci:0|1|d> <lto: none|thin|full|dist>
 configure() {
   local out=$1 pci=$2 lto=$3 sym want wants=""
   mkdir -p "$out"
-  make_k "$out" tinyconfig >/dev/null
+  make_k "$out" "$([ "$pci" = d ] && echo defconfig || echo tinyconfig)" >/dev/null
   local c="$src/scripts/config --file $out/.config"
   $c -e PRINTK -e TTY $(for sym in $base_syms; do echo "-e $sym"; done) \
      -e KALLSYMS -e PRINTK_TIME
   wants="CONFIG_$console_sym=y CONFIG_KALLSYMS=y"
   for sym in $kconfig_extra; do $c -e "$sym"; wants="$wants CONFIG_$sym=y"; done
-  if [ "$pci" = 1 ]; then
+  if [ "$pci" != 0 ]; then
     $c $(for sym in $pci_syms $mod_syms; do echo "-e $sym"; done) \
        $(for sym in $mod_tests; do echo "-m $sym"; done)
     wants="$wants $(for sym in $mod_syms; do echo "CONFIG_$sym=y"; done)"
@@ -250,7 +287,7 @@ build() {
   local name=$1 pci=$2 lto=$3; shift 3
   local out=$outs/$name
   local stamp="$pci $lto $*"
-  [ "$pci" = 1 ] && stamp="$stamp modules: $mod_syms $mod_tests"
+  [ "$pci" = 0 ] || stamp="$stamp modules: $mod_syms $mod_tests"
   [ -z "$kconfig_extra" ] || stamp="$stamp kconfig: $kconfig_extra"
   case "$*" in
     *"$build"*) stamp="$stamp $(cksum <"$plugin") $(cksum <"$klto_ld")" ;;
@@ -282,8 +319,12 @@ boot() {
       $(for m in $modules; do echo "$out/$m.ko"; done)
     initrd=(-initrd "$out/initramfs.cpio")
   fi
-  timeout 120 $qemu -m 256 -nographic -no-reboot -kernel "$out/$image" "${initrd[@]}" \
-    -append "console=$console initcall_debug loglevel=8 panic=-1" \
+  # defconfig: a kernel four times the size, and many more initcalls, to
+  # emulate (no KVM).
+  local secs=120 mem=256
+  [ "$config" = defconfig ] && secs=900 mem=512
+  timeout $secs $qemu -m $mem -nographic -no-reboot -kernel "$out/$image" "${initrd[@]}" \
+    -append "console=$console initcall_debug loglevel=8 panic=-1${boot_args:+ $boot_args}" \
     >"$out/boot.log" 2>&1 || true
   if has_modules "$out"; then
     python3 "$here/modules.py" bootlog "$out/boot.log" >"$out/modules.txt" || true
@@ -401,9 +442,9 @@ perturbed_image() {
 # run_config <pci>: the reference and the LTO kernels of one config.
 run_config() {
   local pci=$1 sfx lto flag
-  sfx=$([ "$pci" = 1 ] && echo -pci || true)
+  sfx=$(sfx "$pci")
   log ""
-  log "### config: Linux $kver ($(cat "$src/.klto-debian-package" 2>/dev/null || echo "$src")), $config_name$([ "$pci" = 1 ] && echo " + ${pci_syms// /, }, modules")"
+  log "### config: Linux $kver ($(cat "$src/.klto-debian-package" 2>/dev/null || echo "$src")), $config_name$([ "$pci" = 1 ] && echo " + ${pci_syms// /, }")$([ "$pci" = 0 ] || echo ", modules")"
   log ""
   log "| kernel | build | initcalls run | initcall entries | PCI fixups | modules loaded | result |"
   log "|---|---|---|---|---|---|---|"
@@ -438,7 +479,7 @@ run_config() {
     # the link, must survive internalization (the kernel's own LTO never
     # internalizes: it runs LTO in the -r link of vmlinux.o).
     local extra=()
-    [ "$pci" = 1 ] && extra+=("${part2_module_args[@]}")
+    [ "$pci" = 0 ] || extra+=("${part2_module_args[@]}")
     kconfig_extra=$part2_syms
     for lto in thin full; do
       flag="$([ $lto = thin ] && echo -flto=thin || echo -flto)${part2_lto_flags:+ $part2_lto_flags}"
@@ -459,7 +500,7 @@ run_config() {
 negative_checks() {
   local pci sfx
   pci=${configs%% *}
-  sfx=$([ "$pci" = 1 ] && echo -pci || true)
+  sfx=$(sfx "$pci")
   log ""
   log "### the check can fail"
   log ""
@@ -505,12 +546,14 @@ for a in $arches; do
     run_config "$pci"
   done
   if [ "$part" = 1 ] || [ "$part" = all ]; then
-    negative_checks
+    [ "$config" = defconfig ] || negative_checks
     first=${configs%% *}
-    log ""
-    log "### vmlinux.o link: the kernel's ordering script against klto (thin$([ "$first" = 1 ] && echo -pci))"
-    log ""
-    "$root/bench/kernel/vmlinux_o.sh" "$outs/thin$([ "$first" = 1 ] && echo -pci || true)" "$build" 1 | tee -a "$summary"
+    if [ -f "$outs/thin$(sfx "$first")/vmlinux" ]; then
+      log ""
+      log "### vmlinux.o link: the kernel's ordering script against klto (thin$(sfx "$first"))"
+      log ""
+      "$root/bench/kernel/vmlinux_o.sh" "$outs/thin$(sfx "$first")" "$build" 1 | tee -a "$summary"
+    fi
   fi
 done
 
