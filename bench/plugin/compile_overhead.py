@@ -86,6 +86,10 @@ def kernel_commands(tree, objs):
         out = argv.index("-o")
         argv[out + 1] = "/dev/null"
         argv = [a for a in argv if not a.startswith("-Wp,-MMD")]
+        if os.path.realpath(argv[0]) != os.path.realpath(CLANG):
+            # Another major than kbuild's: the warnings kbuild found that
+            # clang to have may be unknown to this one, and are ignored.
+            argv = [a for a in argv if a != "-Werror=unknown-warning-option"]
         argv[0] = CLANG
         cmds.append((tree, argv))
     return cmds

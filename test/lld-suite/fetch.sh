@@ -12,7 +12,9 @@ mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
 
 here=$(cd "$(dirname "$0")" && pwd)
-version=$(dpkg-query -W -f='${Version}' "liblld-$major-dev")
+# The source package's version: a binNMU's binaries (1:17.0.6-22+b2) come
+# from the source 1:17.0.6-22.
+version=$(dpkg-query -W -f='${source:Version}' "liblld-$major-dev")
 stamp=$dir/lld/debian-version
 if [ -d "$dir/lld/test/ELF" ] && [ "$(cat "$stamp" 2>/dev/null)" = "llvm-toolchain-$major=$version" ]; then
   exit 0
