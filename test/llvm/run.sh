@@ -4,7 +4,8 @@
 # 21 from trixie-backports.
 #
 #   test/llvm/run.sh N [--root DIR] [--demo] [--lld-suite] [--package]
-#                      [--plugin-cost KTREE] [--shell] [-j JOBS]
+#                      [--plugin-cost KTREE] [--kernel] [--no-check]
+#                      [--shell] [-j JOBS]
 #
 # The root is made with debootstrap from Debian's packages alone (the
 # archive this machine's apt already uses), LLVM N and what the tests need
@@ -28,6 +29,11 @@
 #                O= directory, e.g. test/kernel/run.sh's ref-pci), mounted
 #                read-only at the same path in the root with its source
 #                tree. Fails when a file costs 2% or more.
+#   --kernel     test/kernel/run.sh --part 1 --lto thin: Linux 6.1's arm64
+#                tinyconfig built with klto's ld.lld --kinit-order under
+#                ThinLTO and booted under QEMU, against its reference built
+#                without LTO (work directory /build/kernel)
+#   --no-check   leaves out the lit suite (for a second run of other steps)
 #   --shell      an interactive shell in the root once the steps are done
 # DIR (default /var/tmp/klto-llvm/trixie-llvm-N) is kept between runs: a
 # second run reuses the root, its packages and the build. The root's build
@@ -55,6 +61,8 @@ while [ $# -gt 0 ]; do
     --lld-suite) steps="$steps lld-suite"; shift ;;
     --package) steps="$steps package"; shift ;;
     --plugin-cost) ktree=${2:?--plugin-cost needs a built kernel tree}; steps="$steps plugin-cost"; shift 2 ;;
+    --kernel) steps="$steps kernel"; shift ;;
+    --no-check) steps=${steps/ check/}; shift ;;
     --shell) shell=1; shift ;;
     -j) jobs=${2:?-j needs a number}; shift 2 ;;
     -j*) jobs=${1#-j}; shift ;;
@@ -222,6 +230,11 @@ for s in $steps; do
         result[plugin-cost]="FAILED (a file costs 2% or more, or no figures)"; status=1
       fi
       result[plugin-cost]="${result[plugin-cost]}${costs:+ ($costs)}" ;;
+    kernel)
+      [ "${result[build]:-}" = ok ] || { result[kernel]="not run"; continue; }
+      step kernel "/klto/test/kernel/run.sh --build /build --work /build/kernel --part 1 --lto thin"
+      summary=$(grep -E '^\|' "$root/build/kernel/summary.md" 2>/dev/null | tail -n +3 | paste -sd' ' - || true)
+      result[kernel]="${result[kernel]}${summary:+ ($summary)}" ;;
     package)
       step package "cd /build && rm -f klto*.deb && cpack -G DEB && dpkg -i /build/klto*.deb \
         && /klto/test/install/check.sh /usr /build/deb-check" ;;
