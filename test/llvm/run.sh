@@ -213,7 +213,7 @@ for s in $steps; do
       step demo "/klto/examples/demo/run.sh /build" ;;
     lld-suite)
       step lld-suite "/klto/test/lld-suite/run.sh --build /build --work /build/lld-suite -j $jobs \
-        && rm -rf /build/lld-suite/*/test"
+        && rm -rf /build/lld-suite/{stock,klto,kinit}/test"
       summary=$(grep -E '^regressions:' "$root/build/lld-suite.log" || true)
       result[lld-suite]="${result[lld-suite]}${summary:+ ($summary)}" ;;
     plugin-cost)
