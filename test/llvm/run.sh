@@ -3,7 +3,7 @@
 # of its own, for the majors klto supports: 17, 18, 19 and 22 from trixie,
 # 21 from trixie-backports.
 #
-#   test/llvm/run.sh N [--root DIR] [--demo] [--lld-suite] [--package]
+#   test/llvm/run.sh N [--root DIR] [--demo] [--lld-suite [--lld-filter REGEX]] [--package]
 #                      [--plugin-cost KTREE] [--kernel] [--no-check]
 #                      [--shell] [-j JOBS]
 #
@@ -18,6 +18,7 @@
 #   --lld-suite  test/lld-suite/run.sh --build /build: LLD N's own
 #                lld/test/ELF, from Debian's llvm-toolchain-N source
 #                package, through klto's ld.lld N, plain and --kinit-order
+#                (--lld-filter REGEX: only the tests whose path matches)
 #   --package    cpack -G DEB, dpkg -i of the package in the root, and
 #                test/install/check.sh on the installed files
 #   --plugin-cost KTREE
@@ -54,11 +55,13 @@ steps="build check"
 jobs=2
 shell=0
 ktree=
+lld_filter=
 while [ $# -gt 0 ]; do
   case $1 in
     --root) root=${2:?--root needs a directory}; shift 2 ;;
     --demo) steps="$steps demo"; shift ;;
     --lld-suite) steps="$steps lld-suite"; shift ;;
+    --lld-filter) lld_filter=${2:?--lld-filter needs a regex}; shift 2 ;;
     --package) steps="$steps package"; shift ;;
     --plugin-cost) ktree=${2:?--plugin-cost needs a built kernel tree}; steps="$steps plugin-cost"; shift 2 ;;
     --kernel) steps="$steps kernel"; shift ;;
@@ -213,6 +216,7 @@ for s in $steps; do
       step demo "/klto/examples/demo/run.sh /build" ;;
     lld-suite)
       step lld-suite "/klto/test/lld-suite/run.sh --build /build --work /build/lld-suite -j $jobs \
+        ${lld_filter:+--filter '$lld_filter'} \
         && rm -rf /build/lld-suite/{stock,klto,kinit}/test"
       summary=$(grep -E '^regressions:' "$root/build/lld-suite.log" || true)
       result[lld-suite]="${result[lld-suite]}${summary:+ ($summary)}" ;;
