@@ -10,6 +10,7 @@
 #include "ClangReporter.h"
 #include "FrontEndFacts.h"
 #include "KltoPass.h"
+#include "LLVMCompat.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -46,7 +47,8 @@ protected:
                                                  StringRef) override {
     auto Facts = std::make_shared<SourceFacts>();
     auto Diags = std::make_shared<ClangReporter>(CI, Opts.Verbose);
-    CI.getCodeGenOpts().PassBuilderCallbacks.push_back(
+    compat::addPassBuilderCallback(
+        CI.getCodeGenOpts(),
         [Opts = Opts, Facts, Diags](llvm::PassBuilder &PB) {
           registerKltoPass(PB, Opts, Facts, Diags);
         });

@@ -24,10 +24,15 @@
 #include "llvm/Passes/PassPlugin.h"
 #endif
 
+#include <algorithm>
+#include <dlfcn.h>
+#include <functional>
 #include <string>
+#include <vector>
 
 namespace llvm {
 class MCSymbol;
+class PassBuilder;
 }
 
 namespace klto::compat {
@@ -75,6 +80,52 @@ inline llvm::MDNode *unlikelyBranchWeights(llvm::LLVMContext &Ctx) {
 #else
   return llvm::MDBuilder(Ctx).createBranchWeights(1, (1U << 20) - 1);
 #endif
+}
+
+/// What the Clang plugin adds to this compile's PassBuilder.
+using PassBuilderCallback = std::function<void(llvm::PassBuilder &)>;
+
+/// The callbacks set aside for the pass plugin entry point to run (LLVM 17;
+/// always empty from 18 on). One compile per process, so one list.
+inline std::vector<PassBuilderCallback> &deferredPassBuilderCallbacks() {
+  static std::vector<PassBuilderCallback> Callbacks;
+  return Callbacks;
+}
+
+/// Has `CB` called with the PassBuilder that runs this compile's
+/// optimization pipeline. Clang 18 on keep such callbacks in CodeGenOptions
+/// (PassBuilderCallbacks). Clang 17 has no such list, only the paths of
+/// -fpass-plugin=: this shared object adds its own path there, and Clang
+/// loads it again as a pass plugin (dlopen hands back the loaded object, so
+/// the callbacks set aside here are still there) and calls its
+/// llvmGetPassPluginInfo, which runs them (runDeferredPassBuilderCallbacks).
+/// A template, so that this header needs no Clang header.
+template <typename CodeGenOptions>
+void addPassBuilderCallback(CodeGenOptions &CGO, PassBuilderCallback CB) {
+#if LLVM_VERSION_MAJOR >= 18
+  CGO.PassBuilderCallbacks.push_back(std::move(CB));
+#else
+  Dl_info Info;
+  if (!dladdr(reinterpret_cast<void *>(&deferredPassBuilderCallbacks),
+              &Info) ||
+      !Info.dli_fname)
+    return;
+  std::string Self = Info.dli_fname;
+  if (std::find(CGO.PassPlugins.begin(), CGO.PassPlugins.end(), Self) ==
+      CGO.PassPlugins.end())
+    CGO.PassPlugins.push_back(Self);
+  deferredPassBuilderCallbacks().push_back(std::move(CB));
+#endif
+}
+
+/// Run by the pass plugin entry point: calls the callbacks the Clang plugin
+/// set aside for this compile (LLVM 17) and returns whether there were any,
+/// in which case they, not the -klto-* command line, say what the pass does.
+inline bool runDeferredPassBuilderCallbacks(llvm::PassBuilder &PB) {
+  std::vector<PassBuilderCallback> &Callbacks = deferredPassBuilderCallbacks();
+  for (const PassBuilderCallback &CB : Callbacks)
+    CB(PB);
+  return !Callbacks.empty();
 }
 
 } // namespace klto::compat

@@ -17,6 +17,9 @@ using namespace llvm;
 extern "C" LLVM_ATTRIBUTE_VISIBILITY_DEFAULT PassPluginLibraryInfo
 llvmGetPassPluginInfo() {
   return {LLVM_PLUGIN_API_VERSION, "klto", "0.1", [](PassBuilder &PB) {
+            // Loaded by Clang 17 for the Clang plugin (LLVMCompat.h).
+            if (klto::compat::runDeferredPassBuilderCallbacks(PB))
+              return;
             klto::Options Opts = klto::optionsFromCommandLine();
             klto::registerKltoPass(PB, Opts, nullptr, nullptr);
             PB.registerPipelineParsingCallback(

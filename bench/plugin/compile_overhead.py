@@ -72,7 +72,8 @@ def generate(root, files, initcalls, fixups, functions):
 
 
 def kernel_commands(tree, objs):
-    """The clang command lines kbuild recorded for objs."""
+    """The clang command lines kbuild recorded for objs, run with the clang
+    of the LLVM klto was built for (kbuild's may be another major's)."""
     cmds = []
     for obj in objs:
         d, b = os.path.split(obj)
@@ -85,6 +86,11 @@ def kernel_commands(tree, objs):
         out = argv.index("-o")
         argv[out + 1] = "/dev/null"
         argv = [a for a in argv if not a.startswith("-Wp,-MMD")]
+        if os.path.realpath(argv[0]) != os.path.realpath(CLANG):
+            # Another major than kbuild's: the warnings kbuild found that
+            # clang to have may be unknown to this one, and are ignored.
+            argv = [a for a in argv if a != "-Werror=unknown-warning-option"]
+        argv[0] = CLANG
         cmds.append((tree, argv))
     return cmds
 
@@ -131,9 +137,19 @@ def measure_instructions(name, cmds, plugin):
     sys.stdout.flush()
 
 
+def kernel_release(tree):
+    """The tree's kernel version (include/config/kernel.release), for labels."""
+    try:
+        with open(os.path.join(tree, "include", "config", "kernel.release")) as f:
+            return "Linux " + f.read().strip()
+    except OSError:
+        return "Linux"
+
+
 def measure_kernel_instructions(tree, objs, plugin):
+    release = kernel_release(tree)
     for obj, cmd in zip(objs, kernel_commands(tree, objs)):
-        measure_instructions(f"Linux 6.1 `{obj}` (kbuild's command line)", [cmd], plugin)
+        measure_instructions(f"{release} `{obj}` (kbuild's command line)", [cmd], plugin)
 
 
 def file_commands(path):
@@ -216,7 +232,7 @@ def main():
     if args.commands:
         measure(f"commands of {args.commands}", file_commands(args.commands), plugin, args.rounds)
     if args.kernel:
-        measure("Linux 6.1 files (kbuild's command lines)",
+        measure(f"{kernel_release(args.kernel)} files (kbuild's command lines)",
                 kernel_commands(args.kernel, args.objs.split(",")), plugin, args.rounds)
 
 

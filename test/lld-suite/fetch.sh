@@ -12,12 +12,17 @@ mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
 
 here=$(cd "$(dirname "$0")" && pwd)
-version=$(dpkg-query -W -f='${Version}' "liblld-$major-dev")
+# The source package's version: a binNMU's binaries (1:17.0.6-22+b2) come
+# from the source 1:17.0.6-22.
+version=$(dpkg-query -W -f='${source:Version}' "liblld-$major-dev")
 stamp=$dir/lld/debian-version
-if [ -d "$dir/lld/test/ELF" ] && [ "$(cat "$stamp" 2>/dev/null)" = "llvm-toolchain-$major=$version" ]; then
+# The second line says llvm/utils/dtlto was taken too (an older fetch did not).
+want="llvm-toolchain-$major=$version
+lld/test, llvm/utils/dtlto"
+if [ -d "$dir/lld/test/ELF" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
   exit 0
 fi
-rm -rf "$dir/lld"
+rm -rf "$dir/lld" "$dir/llvm"
 # Only the upstream tarball is used. apt checks each file against the
 # archive's Sources index before it keeps it, so a tarball that is there is
 # whole even when another file of the source package (some mirrors lack a
@@ -32,8 +37,17 @@ if ! "$here/../debian-source.sh" "$dir" "llvm-toolchain-$major=$version" \
 fi
 cd "$dir"
 orig=$(ls "llvm-toolchain-${major}_"*.orig.tar.* | head -n 1)
-# Only lld/ is needed: the tarball holds all of LLVM.
-tar -xf "$orig" --wildcards --strip-components=1 '*/lld/test' '*/lld/ELF/Options.td' '*/lld/ELF/Driver.cpp' '*/lld/ELF/DriverUtils.cpp' '*/lld/ELF/LinkerScript.cpp' '*/lld/ELF/ScriptParser.cpp' '*/lld/ELF/Writer.cpp' '*/lld/ELF/LTO.cpp' '*/lld/ELF/MarkLive.cpp'
-rm -f "llvm-toolchain-${major}_"*
-echo "llvm-toolchain-$major=$version" >"$stamp"
+# Only lld/ is needed (the tarball holds all of LLVM), and from LLVM 21 on
+# the distributed ThinLTO tests' helpers in llvm/utils/dtlto
+# (%llvm_src_root/utils/dtlto/mock.py), which earlier releases do not
+# have: tar then says that member is not in the archive.
+rc=0
+tar -xf "$orig" --wildcards --strip-components=1 '*/lld/test' '*/lld/ELF/Options.td' '*/lld/ELF/Driver.cpp' '*/lld/ELF/DriverUtils.cpp' '*/lld/ELF/LinkerScript.cpp' '*/lld/ELF/ScriptParser.cpp' '*/lld/ELF/Writer.cpp' '*/lld/ELF/LTO.cpp' '*/lld/ELF/MarkLive.cpp' \
+  '*/llvm/utils/dtlto' 2>"$dir/tar.log" || rc=$?
+if [ ! -f "$dir/lld/test/lit.cfg.py" ] || grep -v 'llvm/utils/dtlto: Not found in archive\|Exiting with failure status' "$dir/tar.log" >&2; then
+  echo "fetch.sh: tar -x of $orig failed (status $rc)" >&2
+  exit 1
+fi
+rm -f "llvm-toolchain-${major}_"* "$dir/tar.log"
+echo "$want" >"$stamp"
 echo "lld/test/ELF of $version in $dir/lld"

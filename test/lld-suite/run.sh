@@ -142,7 +142,9 @@ import os
 import sys
 
 config.have_dia_sdk = $have_dia_sdk
-config.llvm_src_root = ""
+# LLVM's own sources: only utils/dtlto, which fetch.sh takes from LLVM 21
+# on (ELF/dtlto's tests run its mock distributor).
+config.llvm_src_root = r"$work/llvm"
 config.llvm_obj_root = r"$llvm"
 config.llvm_tools_dir = r"$llvm/bin"
 config.llvm_libs_dir = r"$llvm/lib"

@@ -3,7 +3,8 @@
 # of its own, for the majors klto supports: 17, 18, 19 and 22 from trixie,
 # 21 from trixie-backports.
 #
-#   test/llvm/run.sh N [--root DIR] [--demo] [--lld-suite] [--package]
+#   test/llvm/run.sh N [--root DIR] [--demo] [--lld-suite [--lld-filter REGEX]] [--package]
+#                      [--plugin-cost KTREE] [--kernel] [--no-check]
 #                      [--shell] [-j JOBS]
 #
 # The root is made with debootstrap from Debian's packages alone (the
@@ -17,8 +18,23 @@
 #   --lld-suite  test/lld-suite/run.sh --build /build: LLD N's own
 #                lld/test/ELF, from Debian's llvm-toolchain-N source
 #                package, through klto's ld.lld N, plain and --kinit-order
+#                (--lld-filter REGEX: only the tests whose path matches)
 #   --package    cpack -G DEB, dpkg -i of the package in the root, and
 #                test/install/check.sh on the installed files
+#   --plugin-cost KTREE
+#                the plugin's compile cost in instructions (callgrind) on
+#                the kernel files docs/performance.md measures, compiled
+#                with kbuild's command lines by clang N, with and without
+#                the plugin (bench/plugin/compile_overhead.py
+#                --instructions); KTREE is a built Linux x86_64 tree (its
+#                O= directory, e.g. test/kernel/run.sh's ref-pci), mounted
+#                read-only at the same path in the root with its source
+#                tree. Fails when a file costs 2% or more.
+#   --kernel     test/kernel/run.sh --part 1 --lto thin: Linux 6.1's arm64
+#                tinyconfig built with klto's ld.lld --kinit-order under
+#                ThinLTO and booted under QEMU, against its reference built
+#                without LTO (work directory /build/kernel)
+#   --no-check   leaves out the lit suite (for a second run of other steps)
 #   --shell      an interactive shell in the root once the steps are done
 # DIR (default /var/tmp/klto-llvm/trixie-llvm-N) is kept between runs: a
 # second run reuses the root, its packages and the build. The root's build
@@ -38,12 +54,18 @@ root=
 steps="build check"
 jobs=2
 shell=0
+ktree=
+lld_filter=
 while [ $# -gt 0 ]; do
   case $1 in
     --root) root=${2:?--root needs a directory}; shift 2 ;;
     --demo) steps="$steps demo"; shift ;;
     --lld-suite) steps="$steps lld-suite"; shift ;;
+    --lld-filter) lld_filter=${2:?--lld-filter needs a regex}; shift 2 ;;
     --package) steps="$steps package"; shift ;;
+    --plugin-cost) ktree=${2:?--plugin-cost needs a built kernel tree}; steps="$steps plugin-cost"; shift 2 ;;
+    --kernel) steps="$steps kernel"; shift ;;
+    --no-check) steps=${steps/ check/}; shift ;;
     --shell) shell=1; shift ;;
     -j) jobs=${2:?-j needs a number}; shift 2 ;;
     -j*) jobs=${1#-j}; shift ;;
@@ -59,6 +81,12 @@ case $major in
   *) die "LLVM $major: klto is built and tested for 17, 18, 19, 21 and 22" ;;
 esac
 [ "$(id -u)" = 0 ] || die "needs root (debootstrap, chroot, mount)"
+if [ -n "$ktree" ]; then
+  [ -f "$ktree/include/config/kernel.release" ] && [ -d "$ktree/source/" ] ||
+    die "$ktree is not a built kernel tree (an O= directory with include/config and source)"
+  ktree=$(cd "$ktree" && pwd)
+  ksrc=$(readlink -f "$ktree/source")
+fi
 : "${root:=/var/tmp/klto-llvm/trixie-llvm-$major}"
 mkdir -p "$root"
 root=$(cd "$root" && pwd)
@@ -137,6 +165,11 @@ mkdir -p "$root/dev/shm" "$root/dev/pts"
 mount -t tmpfs -o mode=1777 klto-shm "$root/dev/shm"
 mounted+=("$root/dev/shm")
 bind "$src" "$root/klto" ro
+if [ -n "$ktree" ]; then
+  # kbuild's command lines name both trees by their absolute paths.
+  bind "$ktree" "$root$ktree" ro
+  case $ksrc/ in "$ktree"/*) ;; *) bind "$ksrc" "$root$ksrc" ro ;; esac
+fi
 mkdir -p "$root/build"
 in_root() { chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
   LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"; }
@@ -148,6 +181,7 @@ pkgs="cmake ninja-build python3 make file man-db strace libc6-dev xz-utils
   liblld-$major-dev libclang-rt-$major-dev
   qemu-user libc6-dev-arm64-cross libgcc-14-dev-arm64-cross
   libjemalloc2 libtcmalloc-minimal4t64 libmimalloc3"
+[ -z "$ktree" ] || pkgs="$pkgs valgrind"
 if ! in_root dpkg -s $pkgs >/dev/null 2>&1; then
   echo "llvm-$major: apt-get install clang-$major lld-$major ... in the root"
   { in_root apt-get update && in_root apt-get install -y --no-install-recommends $pkgs; } \
@@ -182,9 +216,29 @@ for s in $steps; do
       step demo "/klto/examples/demo/run.sh /build" ;;
     lld-suite)
       step lld-suite "/klto/test/lld-suite/run.sh --build /build --work /build/lld-suite -j $jobs \
-        && rm -rf /build/lld-suite/*/test"
+        ${lld_filter:+--filter '$lld_filter'} \
+        && rm -rf /build/lld-suite/{stock,klto,kinit}/test"
       summary=$(grep -E '^regressions:' "$root/build/lld-suite.log" || true)
       result[lld-suite]="${result[lld-suite]}${summary:+ ($summary)}" ;;
+    plugin-cost)
+      [ "${result[build]:-}" = ok ] || { result[plugin-cost]="not run"; continue; }
+      step plugin-cost "python3 /klto/bench/plugin/compile_overhead.py /build --instructions \
+        --generated none --kernel $ktree --objs drivers/pci/quirks.o,init/main.o,kernel/printk/printk.o"
+      # | Linux 7.3.4 `init/main.o` (kbuild's command line) | 1 | 2.862 G | 2.867 G | +0.178% |
+      costs=$(sed -n 's/^| Linux [^`]*`\([^`]*\)`.* | \([-+][0-9.]*%\) |$/\1 \2/p' \
+              "$root/build/plugin-cost.log" | paste -sd, - | sed 's/,/, /g')
+      if [ "${result[plugin-cost]}" = ok ] && [ -n "$costs" ] &&
+         awk -v c="$costs" 'BEGIN { n = split(c, a, /[ ,%]+/); for (i = 2; i <= n; i += 2)
+                              if (a[i] + 0 >= 2) exit 1 }'; then :
+      elif [ "${result[plugin-cost]}" = ok ]; then
+        result[plugin-cost]="FAILED (a file costs 2% or more, or no figures)"; status=1
+      fi
+      result[plugin-cost]="${result[plugin-cost]}${costs:+ ($costs)}" ;;
+    kernel)
+      [ "${result[build]:-}" = ok ] || { result[kernel]="not run"; continue; }
+      step kernel "/klto/test/kernel/run.sh --build /build --work /build/kernel --part 1 --lto thin"
+      summary=$(grep -E '^\|' "$root/build/kernel/summary.md" 2>/dev/null | tail -n +3 | paste -sd' ' - || true)
+      result[kernel]="${result[kernel]}${summary:+ ($summary)}" ;;
     package)
       step package "cd /build && rm -f klto*.deb && cpack -G DEB && dpkg -i /build/klto*.deb \
         && /klto/test/install/check.sh /usr /build/deb-check" ;;
