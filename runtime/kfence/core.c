@@ -873,7 +873,8 @@ static size_t reservation_bytes(void) {
  * Read without stdio, which would allocate. */
 static unsigned long max_map_count(void) {
   char text[32];
-  int fd = kfence_sys_open("/proc/sys/vm/max_map_count", O_RDONLY | O_CLOEXEC, 0);
+  int fd =
+      kfence_sys_open("/proc/sys/vm/max_map_count", O_RDONLY | O_CLOEXEC, 0);
   if (fd < 0)
     return 0;
   ssize_t n = kfence_sys_read(fd, text, sizeof(text) - 1);

@@ -378,10 +378,12 @@ static bool swap_entry(const struct sigaction *from,
  * it (close_abandoned_watches()).
  */
 #define MAX_WATCHES 4
-static __thread struct {
+struct watch {
   unsigned slot;
-  uintptr_t frame;
-} open_watches[MAX_WATCHES] __attribute__((tls_model("initial-exec")));
+  uintptr_t frame; /* handle_sigsegv()'s */
+};
+static __thread struct watch open_watches[MAX_WATCHES]
+    __attribute__((tls_model("initial-exec")));
 static __thread unsigned nr_open_watches
     __attribute__((tls_model("initial-exec")));
 
@@ -405,9 +407,9 @@ static void close_abandoned_watches(uintptr_t frame) {
  * run_action() for slot @j; for a slot in met_over_entry, watching whether
  * the action installs entry @j back (see met_over_entry): then it restored
  * the entry standing for itself, and the default action takes its place,
- * as for an action that already ran. The last watcher unmarks the entry again
- * (and marks it once more if a watcher came meanwhile). Three sigaction()
- * calls more per signal, for these slots only.
+ * as for an action that already ran. The last watcher unmarks the entry
+ * again (and marks it once more if a watcher came meanwhile). Three
+ * sigaction() calls more per signal, for these slots only.
  */
 static void run_watching(int sig, siginfo_t *info, void *uc, unsigned j,
                          bool delivered, uintptr_t frame) {
@@ -426,7 +428,7 @@ static void run_watching(int sig, siginfo_t *info, void *uc, unsigned j,
                   (same_action(&now, &marked) ||
                    (same_action(&now, &unmarked) &&
                     swap_entry(&unmarked, &marked)));
-  open_watches[nr_open_watches++] = (__typeof__(open_watches[0])){j, frame};
+  open_watches[nr_open_watches++] = (struct watch){j, frame};
   run_action(sig, info, uc, j, delivered);
   nr_open_watches--;
   bool last = atomic_load(&watchers[j]) == 1;
@@ -597,21 +599,21 @@ void kfence_fault_unlock_after_fork(void) {
   sigaction_unlock(&saved);
 }
 
-void kfence_fault_install(void) {
+static uint32_t take_sigsegv_locked(void) {
   sigset_t saved;
   sigaction_lock(&saved);
-  take_sigsegv();
+  uint32_t taken = take_sigsegv();
   sigaction_unlock(&saved);
+  return taken;
 }
+
+void kfence_fault_install(void) { take_sigsegv_locked(); }
 
 void kfence_fault_recheck(void) {
   struct sigaction now;
   if (kfence_libc_sigaction(SIGSEGV, NULL, &now) != 0 || entry_slot(&now) >= 0)
     return;
-  sigset_t saved;
-  sigaction_lock(&saved);
-  atomic_fetch_or(&met_over_entry, take_sigsegv());
-  sigaction_unlock(&saved);
+  atomic_fetch_or(&met_over_entry, take_sigsegv_locked());
 }
 
 int kfence_sigaction(int signum, const struct sigaction *act,
