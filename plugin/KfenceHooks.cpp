@@ -107,9 +107,10 @@ static const char *const SignalFunctions[] = {
 };
 
 /// The hook each name goes to, without its "__kfence_" prefix: libc names
-/// (allocation and signal functions) map to themselves, C++ operators to their name without the leading
-/// underscore, and "fn:libcfn" pairs from -fplugin-arg-klto-kfence-alloc
-/// to the libc function they mirror (a bare "fn" mirrors malloc).
+/// (allocation and signal functions) map to themselves, C++ operators to
+/// their name without the leading underscore, and "fn:libcfn" pairs from
+/// -fplugin-arg-klto-kfence-alloc to the libc function they mirror (a bare
+/// "fn" mirrors malloc).
 static StringMap<std::string> redirections(NamingContext &Ctx) {
   StringMap<std::string> Map;
   for (const char *Name : LibcAllocators)
