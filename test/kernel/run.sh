@@ -281,8 +281,10 @@ has_modules() { grep -qx CONFIG_MODULES=y "$1/.config" 2>/dev/null; }
 
 # build <name> <pci> <lto> <make args...>: configures and builds the boot
 # image, recording the build time. A kernel already built with the same
-# arguments and the same klto binaries is kept (delete <dir>/out* to
-# rebuild all).
+# arguments and the same klto binaries is kept, and a build of them that
+# was interrupted (the machine stopped, the script was killed) is resumed
+# where make left it, its time then recorded as "resumed" (delete
+# <dir>/out* to rebuild all).
 build() {
   local name=$1 pci=$2 lto=$3; shift 3
   local out=$outs/$name
@@ -296,15 +298,21 @@ build() {
     echo "$name: up to date"
     return 0
   fi
-  rm -rf "$out"
-  configure "$out" "$pci" "$lto"
   local t0=$SECONDS
-  if ! make_k "$out" "$@" "$image_target" $(has_modules "$out" && echo modules) >"$out/build.log" 2>&1; then
+  if [ "$(cat "$out/build-started" 2>/dev/null)" = "$stamp" ]; then
+    echo "$name: resuming an interrupted build"
+    t0=resumed
+  else
+    rm -rf "$out"
+    configure "$out" "$pci" "$lto"
+    echo "$stamp" >"$out/build-started"
+  fi
+  if ! make_k "$out" "$@" "$image_target" $(has_modules "$out" && echo modules) >>"$out/build.log" 2>&1; then
     echo "$name: build failed, see $out/build.log" >&2
     tail -20 "$out/build.log" >&2
     return 1
   fi
-  echo $((SECONDS - t0)) >"$out/build-seconds"
+  if [ "$t0" = resumed ]; then echo resumed; else echo "$((SECONDS - t0)) s"; fi >"$out/build-time"
   echo "$stamp" >"$out/build-args"
 }
 
@@ -353,7 +361,7 @@ check() {
     verdict="DIFFERENT: $(grep -v 'entries match$' "$out/compare.txt" | head -1)"
     ok=1
   fi
-  log "| $1 | $(cat "$out/build-seconds") s | $n_run | $n_tab | $n_fix | $(n_loaded "$out") | $verdict |"
+  log "| $1 | $(cat "$out/build-time") | $n_run | $n_tab | $n_fix | $(n_loaded "$out") | $verdict |"
   return $ok
 }
 
@@ -458,7 +466,7 @@ run_config() {
       { echo "the reference kernel did not load every module: see $outs/ref$sfx/boot.log" >&2; exit 1; }
     module_sections ref$sfx
   fi
-  log "| ref$sfx (no LTO, stock tools) | $(cat "$outs/ref$sfx/build-seconds") s | $(wc -l <"$outs/ref$sfx/initcalls.txt") | $(grep -c '^initcall' "$outs/ref$sfx/tables.txt") | $(grep -c '^pci_fixup' "$outs/ref$sfx/tables.txt" || true) | $(n_loaded "$outs/ref$sfx") | reference |"
+  log "| ref$sfx (no LTO, stock tools) | $(cat "$outs/ref$sfx/build-time") | $(wc -l <"$outs/ref$sfx/initcalls.txt") | $(grep -c '^initcall' "$outs/ref$sfx/tables.txt") | $(grep -c '^pci_fixup' "$outs/ref$sfx/tables.txt" || true) | $(n_loaded "$outs/ref$sfx") | reference |"
 
   if [ "$part" = 1 ] || [ "$part" = all ]; then
     # Part 1: the kernel's own LTO, its ordering script replaced by klto.
@@ -519,7 +527,7 @@ negative_checks() {
   mkdir -p "$outs/perturbed"
   python3 "$here/kernel_tables.py" perturb "$outs/thin$sfx/vmlinux" "$outs/perturbed/vmlinux"
   perturbed_image thin$sfx perturbed "${part1_args[@]}"
-  cp "$outs/thin$sfx/build-seconds" "$outs/perturbed/"
+  cp "$outs/thin$sfx/build-time" "$outs/perturbed/"
   # It boots with the modules of the kernel it was made from, so that the
   # swap is the only difference (without them the module inits are
   # missing from its log too).
