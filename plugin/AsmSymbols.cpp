@@ -95,10 +95,10 @@ public:
   Impl(Module &M, const Target &T, Triple TT) : M(M), T(T), TT(std::move(TT)) {}
 
   bool init() {
-    MRI.reset(T.createMCRegInfo(TT.str()));
+    MRI.reset(T.createMCRegInfo(compat::registryTriple(TT)));
     if (!MRI)
       return false;
-    MAI.reset(T.createMCAsmInfo(*MRI, TT.str(), Options));
+    MAI.reset(T.createMCAsmInfo(*MRI, compat::registryTriple(TT), Options));
     MII.reset(T.createMCInstrInfo());
     const MCSubtargetInfo *STI = subtarget("", "");
     if (!MAI || !MII || !STI)
@@ -185,7 +185,8 @@ private:
     std::unique_ptr<MCSubtargetInfo> &STI =
         Subtargets[(CPU + "\n" + Features).str()];
     if (!STI)
-      STI.reset(T.createMCSubtargetInfo(TT.str(), CPU, Features));
+      STI.reset(
+          T.createMCSubtargetInfo(compat::registryTriple(TT), CPU, Features));
     return STI.get();
   }
 
@@ -231,7 +232,8 @@ std::unique_ptr<AsmSymbolReader> AsmSymbolReader::create(Module &M) {
   if (!canExpandAsmTemplate(TT) || !TT.isOSBinFormatELF())
     return nullptr;
   std::string Error;
-  const Target *T = TargetRegistry::lookupTarget(TT.str(), Error);
+  const Target *T =
+      TargetRegistry::lookupTarget(compat::registryTriple(TT), Error);
   if (!T || !T->hasMCAsmParser())
     return nullptr;
   auto I = std::make_unique<Impl>(M, *T, TT);

@@ -1,4 +1,4 @@
-//===- LLVMCompat.h - the LLVM API the plugin uses, LLVM 17 to 22 -*- C++ -*-===//
+//===- LLVMCompat.h - LLVM API differences, LLVM 17 to 22 ------*- C++ -*-===//
 //
 // klto builds against one LLVM major at a time, any of 17 to 22 (the
 // top-level CMakeLists.txt says which). Where LLVM's API the plugin uses
@@ -11,8 +11,8 @@
 #ifndef KLTO_PLUGIN_LLVMCOMPAT_H
 #define KLTO_PLUGIN_LLVMCOMPAT_H
 
-#include "llvm/Config/llvm-config.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/TargetParser/Triple.h"
@@ -33,7 +33,7 @@
 namespace llvm {
 class MCSymbol;
 class PassBuilder;
-}
+} // namespace llvm
 
 namespace klto::compat {
 
@@ -45,6 +45,15 @@ inline void setTargetTriple(llvm::Module &M, llvm::StringRef Triple) {
   M.setTargetTriple(Triple);
 #endif
 }
+
+/// The target triple as TargetRegistry's lookup and factories take it: a
+/// Triple from LLVM 22 on (their text overloads are deprecated there), its
+/// text before (the Triple overloads are not all there).
+#if LLVM_VERSION_MAJOR >= 22
+inline const llvm::Triple &registryTriple(const llvm::Triple &TT) { return TT; }
+#else
+inline std::string registryTriple(const llvm::Triple &TT) { return TT.str(); }
+#endif
 
 /// The text of a file-scope asm statement (clang::FileScopeAsmDecl): a
 /// StringLiteral up to Clang 20, a std::string (the statement may be a
@@ -106,8 +115,7 @@ void addPassBuilderCallback(CodeGenOptions &CGO, PassBuilderCallback CB) {
   CGO.PassBuilderCallbacks.push_back(std::move(CB));
 #else
   Dl_info Info;
-  if (!dladdr(reinterpret_cast<void *>(&deferredPassBuilderCallbacks),
-              &Info) ||
+  if (!dladdr(reinterpret_cast<void *>(&deferredPassBuilderCallbacks), &Info) ||
       !Info.dli_fname)
     return;
   std::string Self = Info.dli_fname;
