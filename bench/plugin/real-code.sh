@@ -1,6 +1,7 @@
 #!/bin/bash
 # real-code.sh - the plugin and klto's linker on real code: Debian source
-# packages built with stock clang-19 and with clang-19 -fplugin=kltoplugin.so,
+# packages built by the clang of the LLVM klto was built for, with and
+# without -fplugin=kltoplugin.so,
 # without LTO, with -flto and with -flto=thin, linked by stock ld.lld and by
 # klto's ld.lld; every object and every linked file compared with cmp, the
 # package's tests run in each configuration, and the plugin's compile cost
@@ -103,7 +104,10 @@ done
 case $tests in all|distinct) ;; *) die "--tests all or distinct" ;; esac
 case $cost in yes|no) ;; *) die "--cost yes or no" ;; esac
 
-llvm=/usr/lib/llvm-19/bin
+# The LLVM klto was built for (the build's llvm.env).
+# shellcheck source=/dev/null
+. "$build/llvm.env"
+llvm=$KLTO_LLVM_BINDIR
 clang=$llvm/clang
 stock_ld=$llvm/ld.lld
 klto_ld=$build/bin/ld.lld

@@ -26,8 +26,14 @@ duration=${DURATION:-60}
 runs=${RUNS:-10}
 cmp_duration=${CMP_DURATION:-2}
 only=${ONLY:-}
-lit=/usr/lib/llvm-19/build/utils/lit/lit.py
-scudo=/usr/lib/llvm-19/lib/clang/19/lib/linux/libclang_rt.scudo_standalone-x86_64.so
+# The lit CMake found and scudo of the LLVM klto was built for.
+lit=$(sed -n 's/^KLTO_LIT:FILEPATH=//p' "$build/CMakeCache.txt")
+# shellcheck source=/dev/null
+. "$build/llvm.env"
+scudo=$("$KLTO_LLVM_BINDIR/clang" -print-file-name=libclang_rt.scudo_standalone-x86_64.so)
+for f in "$lit" "$scudo"; do
+  [ -e "$f" ] || { echo "run.sh: ${f:-lit (KLTO_LIT in $build/CMakeCache.txt)} is missing" >&2; exit 1; }
+done
 out=$build/bench/kfence/stress
 bin=$build/test/kfence/stress/Output
 mkdir -p "$out"
