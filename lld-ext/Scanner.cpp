@@ -3,12 +3,13 @@
 // Speed matters: Linux links thousands of objects, and the script this
 // replaces spends seconds running nm once per file. ELF files are read
 // through ELFFile directly (section headers, then the symbol table only
-// when a table section is present), bitcode through a lazily loaded module
-// that never materializes a function body.
+// when a table section is present), bitcode through its bitstream
+// (BitcodeTables.h): the module is never built.
 //
 //===----------------------------------------------------------------------===//
 #include "Scanner.h"
 
+#include "BitcodeTables.h"
 #include "klto/LLVMAdapter.h"
 #include "klto/asmlex.h"
 #include "klto/asmsections.h"
@@ -17,9 +18,6 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/BinaryFormat/Magic.h"
-#include "llvm/Bitcode/BitcodeReader.h"
-#include "llvm/IR/LLVMContext.h"
-#include "llvm/IR/Module.h"
 #include "llvm/Object/Archive.h"
 #include "llvm/Object/ELF.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -127,7 +125,6 @@ Scanner::scanFiles(llvm::ArrayRef<std::pair<std::string, bool>> Files) {
   std::vector<std::string> Errors(Files.size());
   llvm::parallelFor(0, Runs, [&](size_t R) {
     Results[R] = std::make_unique<Scanner>(Tables);
-    Results[R]->SkipBitcode = SkipBitcode;
     Results[R]->WantSymbols = WantSymbols;
     for (size_t I = Files.size() * R / Runs, E = Files.size() * (R + 1) / Runs;
          I < E; ++I)
@@ -260,7 +257,7 @@ Error Scanner::scanBuffer(llvm::MemoryBufferRef Buf, unsigned Input,
 
 Error Scanner::scanUnit(llvm::MemoryBufferRef Buf, const Unit &U) {
   if (llvm::identify_magic(Buf.getBuffer()) == llvm::file_magic::bitcode)
-    return SkipBitcode ? Error::success() : scanBitcode(Buf, U);
+    return scanBitcode(Buf, U);
   if (Buf.getBuffer().starts_with("\x7f"
                                   "ELF"))
     return scanELF(Buf, U);
@@ -528,31 +525,17 @@ void Scanner::scanAsmText(StringRef Asm, StringRef Triple, unsigned Input) {
 
 Error Scanner::scanBitcode(llvm::MemoryBufferRef Buf, const Unit &U) {
   SawEagerBitcode |= !U.Lazy;
-  StringRef Name = Buf.getBufferIdentifier();
-  auto ModsOrErr = llvm::getBitcodeModuleList(Buf);
-  if (!ModsOrErr)
-    return failure(Name +
-                   ": bad bitcode: " + llvm::toString(ModsOrErr.takeError()));
-  if (ModsOrErr->empty())
-    return failure(Name + ": bad bitcode: no module in the file");
   unsigned Seq = 0;
-  for (llvm::BitcodeModule &BM : *ModsOrErr) {
-    llvm::LLVMContext Ctx;
-    auto MOrErr = BM.getLazyModule(Ctx, /*ShouldLazyLoadMetadata=*/true,
-                                   /*IsImporting=*/false);
-    if (!MOrErr)
-      return failure(Name +
-                     ": bad bitcode: " + llvm::toString(MOrErr.takeError()));
-    llvm::Module &M = **MOrErr;
+  Error Err = readBitcodeTables(Buf, [&](const BitcodeTables &M) {
     // The code generator emits module asm before any global.
-    scanModuleAsm(M.getModuleInlineAsm(), targetTriple(M), U, Seq);
-    for (const llvm::GlobalVariable &GV : M.globals()) {
-      if (!GV.hasSection() || GV.isDeclaration())
-        continue;
-      if (std::optional<klto_entry> E = tableEntry(GV.getSection()))
-        addEntry(*E, GV.getName(), GV.hasName(), U, Seq++);
-    }
-  }
+    scanModuleAsm(M.Asm, M.Triple, U, Seq);
+    for (const BitcodeTables::Global &G : M.Globals)
+      if (std::optional<klto_entry> E = tableEntry(M.Sections[G.Section]))
+        addEntry(*E, G.Name, !G.Name.empty(), U, Seq++);
+  });
+  if (Err)
+    return failure(Buf.getBufferIdentifier() +
+                   ": bad bitcode: " + llvm::toString(std::move(Err)));
   return Error::success();
 }
 

@@ -54,12 +54,6 @@ public:
   /// bitcode file at position `Input`.
   void scanAsmText(llvm::StringRef Asm, llvm::StringRef Triple, unsigned Input);
 
-  /// For the fuzzer: LLVM 19's bitcode reader is not memory-safe on
-  /// malformed input (klto's fuzzer found it reading past its string table
-  /// in GlobalValue::setPartition; stock ld.lld shares the bug), so fuzzing
-  /// klto's own code skips it.
-  bool SkipBitcode = false;
-
   /// Whether to find each entry's symbol: -r links order by section and
   /// skip ELF symbol tables altogether.
   bool WantSymbols = true;

@@ -6,12 +6,9 @@
 // prefixes and then garbage. Whatever is found goes through the order
 // computation and every writer, as in a real link; the bytes also go
 // through the -r post-pass and the user-script rewriter.
-//
-// LLVM 19's own bitcode reader is not memory-safe on malformed input (it
-// reads past its string table in GlobalValue::setPartition, a finding of
-// this target that stock ld.lld and llvm-nm share); KLTO_FUZZ_NO_BITCODE=1
-// keeps the scanner away from it (Scanner::SkipBitcode) so the run tests
-// klto's code.
+// Bitcode is read by klto's own reader (BitcodeTables.h) over LLVM's
+// bounds-checked bitstream cursor, never by LLVM's module reader, so
+// malformed bitcode is fuzzed like any other input.
 //
 //===----------------------------------------------------------------------===//
 #include "Scanner.h"
@@ -75,8 +72,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     break;
   }
   }
-  static const bool NoBitcode = std::getenv("KLTO_FUZZ_NO_BITCODE");
-  S.SkipBitcode = NoBitcode;
   bool Relocatable = Data[0] & 0x20;
   S.WantSymbols = !Relocatable;
   if (Data[0] % 6 < 4) {

@@ -1,0 +1,48 @@
+//===- BitcodeTables.h - what the scanner reads of bitcode ------*- C++ -*-===//
+//
+// The scanner needs three things of each module in a bitcode file: its
+// target triple, its module asm and the global variable definitions that
+// have a section, in the module's order. LLVM's reader gets them only by
+// building the module, types, constants and all, which is most of the cost
+// of ordering a kernel's initcalls. These are read here straight from the
+// bitstream instead, skipping every block but the module's own records.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KLTO_LD_BITCODETABLES_H
+#define KLTO_LD_BITCODETABLES_H
+
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBufferRef.h"
+
+#include <string>
+#include <vector>
+
+namespace klto::ld {
+
+/// One module of a bitcode file, as far as the scanner reads it.
+struct BitcodeTables {
+  std::string Triple;
+  std::string Asm;
+  /// The section names global variables refer to.
+  std::vector<std::string> Sections;
+  /// A global variable definition with a section: its name (in the file's
+  /// string table; empty for an unnamed one) and its index in Sections.
+  struct Global {
+    llvm::StringRef Name;
+    unsigned Section;
+  };
+  std::vector<Global> Globals;
+};
+
+/// Calls `F` with each module of the bitcode file `Buf`, in file order,
+/// once the whole file is read. An error names what is malformed; bitcode
+/// older than LLVM 5.0 (names in the module, not a string table) is one.
+llvm::Error
+readBitcodeTables(llvm::MemoryBufferRef Buf,
+                  llvm::function_ref<void(const BitcodeTables &)> F);
+
+} // namespace klto::ld
+
+#endif // KLTO_LD_BITCODETABLES_H
