@@ -10,14 +10,16 @@
 # split section left that scripts/module.lds.S merges under LTO.
 #
 #   test/kernel/run.sh [--build <klto build dir>] [--work <dir>] [--part 1|2|all]
-#                      [--arch arm64|x86_64|all] [--kernel 6.1|6.12|7.3]
+#                      [--arch arm64|x86_64|all] [--kernel 6.1|6.12|7.3|all]
 #                      [--lto "thin full dist"] [--config tiny-pci|defconfig]
 #
 # Needs root for apt-get on a fresh machine (it installs qemu-system-arm,
 # qemu-system-x86, flex, bison, bc, libelf-dev, libssl-dev). Debian's
 # linux-source-<kernel> (bookworm, bookworm-backports or trixie-backports)
 # and busybox-static are downloaded with private apt configurations, not
-# installed (fetch-source.sh). --kernel defaults to 6.1. Part 1's LTO
+# installed (fetch-source.sh). --kernel defaults to 6.1; all runs 6.1,
+# 6.12 and 7.3 in turn, each with the other options given (and, with
+# --work DIR, in DIR/<kernel>). Part 1's LTO
 # modes (--lto) are thin and full, and dist (CONFIG_LTO_CLANG_THIN_DIST,
 # 7.2 on) too where the kernel has it. Kernels are built in <dir> (default
 # /var/tmp/klto-kernel for 6.1, /var/tmp/klto-kernel-<kernel> otherwise),
@@ -39,6 +41,7 @@ build=$root/build
 work=
 part=all
 arches=arm64
+arch_arg=arm64
 kernel=6.1
 lto_modes=
 config=tiny-pci
@@ -49,8 +52,8 @@ while [ $# -gt 0 ]; do
     --part) part=$2; shift 2 ;;
     --kernel)
       case $2 in
-        6.1|6.12|7.3) kernel=$2 ;;
-        *) echo "run.sh: --kernel 6.1, 6.12 or 7.3" >&2; exit 2 ;;
+        6.1|6.12|7.3|all) kernel=$2 ;;
+        *) echo "run.sh: --kernel 6.1, 6.12, 7.3 or all" >&2; exit 2 ;;
       esac
       shift 2 ;;
     --lto) lto_modes=$2; shift 2 ;;
@@ -61,15 +64,26 @@ while [ $# -gt 0 ]; do
       esac
       shift 2 ;;
     --arch)
+      arch_arg=$2
       case $2 in
         arm64|x86_64) arches=$2 ;;
         all) arches="arm64 x86_64" ;;
         *) echo "run.sh: --arch arm64, x86_64 or all" >&2; exit 2 ;;
       esac
       shift 2 ;;
-    *) echo "usage: $0 [--build dir] [--work dir] [--part 1|2|all] [--arch arm64|x86_64|all] [--kernel 6.1|6.12|7.3] [--lto modes] [--config tiny-pci|defconfig]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--build dir] [--work dir] [--part 1|2|all] [--arch arm64|x86_64|all] [--kernel 6.1|6.12|7.3|all] [--lto modes] [--config tiny-pci|defconfig]" >&2; exit 2 ;;
   esac
 done
+if [ "$kernel" = all ]; then
+  status=0
+  for k in 6.1 6.12 7.3; do
+    args=(--build "$build" --part "$part" --arch "$arch_arg" --kernel "$k" --config "$config")
+    [ -z "$work" ] || args+=(--work "$work/$k")
+    [ -z "$lto_modes" ] || args+=(--lto "$lto_modes")
+    "$0" "${args[@]}" || status=1
+  done
+  exit $status
+fi
 [ -f "$build/llvm.env" ] || { echo "run.sh: $build/llvm.env is missing: configure klto first (cmake -B $build)" >&2; exit 1; }
 # The LLVM klto was built for: its clang, lld and tools build every kernel.
 # shellcheck source=/dev/null
@@ -213,7 +227,9 @@ busybox() {
     apt-get -q "${a[@]}" update >"$d/apt.log" 2>&1 &&
       (cd "$d" && apt-get "${a[@]}" download busybox-static >>"$d/apt.log" 2>&1) &&
       dpkg-deb -x "$d"/busybox-static_*.deb "$d/pkg" &&
-      mkdir -p "$d/bin" && cp "$d/pkg/bin/busybox" "$d/bin/busybox" ||
+      mkdir -p "$d/bin" &&
+      # /bin/busybox up to Debian 12, /usr/bin/busybox from 13 on.
+      cp "$(ls "$d"/pkg/bin/busybox "$d"/pkg/usr/bin/busybox 2>/dev/null | head -1)" "$d/bin/busybox" ||
       { echo "run.sh: could not download Debian's busybox-static for $1: see $d/apt.log" >&2; return 1; }
   fi
   echo "$d/bin/busybox"
