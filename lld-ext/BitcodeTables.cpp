@@ -11,7 +11,8 @@
 //   [strtab offset, strtab size, type, isconst, initid, linkage,
 //    alignment, section, ...]
 // initid is 0 for a declaration, section 0 for none, else 1 + an index
-// into the SECTIONNAME records.
+// into the SECTIONNAME records. Older bitcode lacks the two leading fields
+// and keeps names in a symbol table block this reader does not read.
 //
 //===----------------------------------------------------------------------===//
 #include "BitcodeTables.h"
@@ -253,12 +254,13 @@ llvm::Expected<unsigned> FileReader::peekCode(unsigned AbbrevID) {
 
 Error FileReader::readGlobal(llvm::ArrayRef<uint64_t> Record, unsigned Version,
                              PendingModule &M) {
-  if (Version < 2)
-    return malformed("bitcode from before LLVM 5.0 (names in the module, no "
-                     "string table) is not read: rebuild it");
-  if (Record.size() < 8)
+  // Before bitcode version 2 (LLVM 5.0), names are in a symbol table
+  // block and records lack the two leading fields; such files link, and
+  // are scanned, as long as no global variable they define has a section.
+  unsigned Skip = Version < 2 ? 0 : 2;
+  if (Record.size() < Skip + 6)
     return malformed("malformed global variable record");
-  uint64_t InitId = Record[4], Section = Record[7];
+  uint64_t InitId = Record[Skip + 2], Section = Record[Skip + 5];
   if (!InitId || !Section)
     return Error::success();
   if (Section - 1 >= M.Tables.Sections.size())
@@ -266,6 +268,11 @@ Error FileReader::readGlobal(llvm::ArrayRef<uint64_t> Record, unsigned Version,
   // LLVM takes an empty section name for none.
   if (M.Tables.Sections[Section - 1].empty())
     return Error::success();
+  if (Version < 2)
+    return malformed("a global variable in section '" +
+                     M.Tables.Sections[Section - 1] +
+                     "' in bitcode from before LLVM 5.0: rebuild the file "
+                     "with a current clang");
   M.Tables.Globals.push_back({StringRef(), static_cast<unsigned>(Section - 1)});
   M.NameRanges.push_back({Record[0], Record[1]});
   return Error::success();

@@ -37,8 +37,9 @@ struct BitcodeTables {
 };
 
 /// Calls `F` with each module of the bitcode file `Buf`, in file order,
-/// once the whole file is read. An error names what is malformed; bitcode
-/// older than LLVM 5.0 (names in the module, not a string table) is one.
+/// once the whole file is read. An error names what is malformed, or a
+/// global variable with a section in bitcode older than LLVM 5.0, whose
+/// name this reader cannot find.
 llvm::Error
 readBitcodeTables(llvm::MemoryBufferRef Buf,
                   llvm::function_ref<void(const BitcodeTables &)> F);
