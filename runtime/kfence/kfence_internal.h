@@ -234,7 +234,8 @@ extern __thread bool kfence_in_runtime
  * Disabling cancellation is not enough with glibc: its cancellation points
  * switch the thread to asynchronous cancellation around their system call,
  * and its SIGCANCEL handler tests that type, not the state (2.36's
- * sigcancel_handler). A request sent while the thread last had
+ * sigcancel_handler; 2.41's ignores a signal pthread_cancel() did not
+ * mark). A request sent while the thread last had
  * asynchronous cancellation on, delivered during such a call, unwinds the
  * thread whatever its state. So what the runtime does under a lock calls
  * no cancellation point: it uses the kfence_sys_* calls below, and the one
