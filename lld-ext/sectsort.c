@@ -409,23 +409,13 @@ static const char *check_relocations_follow(const struct headers *h,
   return NULL;
 }
 
-/* The section indices a symbol table, an extended index table or a group
- * holds, in [off, off + sz): each renumbered through perm. */
-static const char *renumber_indices(struct headers *h, const size_t *perm,
-                                    uint64_t type, uint64_t off,
-                                    uint64_t sz) {
+/* The section indices an extended index table or a group holds, in
+ * [off, off + sz): each renumbered through perm. */
+static const char *renumber_table(struct headers *h, const size_t *perm,
+                                  uint64_t type, uint64_t off, uint64_t sz) {
   struct elf *e = &h->e;
-  const struct layout *l = h->l;
   if (!in_bounds(e, off, sz))
-    return type == SHT_SYMTAB ? "bad symbol table" : "bad section index table";
-  if (type == SHT_SYMTAB) {
-    for (uint64_t s = 0; s + l->symsize <= sz; s += l->symsize) {
-      uint64_t ndx = rd(e, off + s + l->st_shndx, 2);
-      if (ndx != SHN_UNDEF && ndx < SHN_LORESERVE && ndx < h->shnum)
-        wr(e, off + s + l->st_shndx, 2, perm[ndx]);
-    }
-    return NULL;
-  }
+    return "bad section index table";
   /* A group's first word is its flags. */
   for (uint64_t s = type == SHT_GROUP ? 4 : 0; s + 4 <= sz; s += 4) {
     uint64_t ndx = rd(e, off + s, 4);
@@ -435,9 +425,66 @@ static const char *renumber_indices(struct headers *h, const size_t *perm,
   return NULL;
 }
 
+/* The extended index table of the symbol table at header `symtab`, or
+ * SIZE_MAX: the SHT_SYMTAB_SHNDX section linked to it. */
+static size_t shndx_table_of(const struct headers *h, size_t symtab) {
+  const struct elf *e = &h->e;
+  const struct layout *l = h->l;
+  uint64_t shoff = h->shoff;
+  for (size_t i = 1; i < h->shnum; ++i)
+    if (rd(e, SH(i, type, 4)) == SHT_SYMTAB_SHNDX &&
+        rd(e, SH(i, link, 4)) == symtab)
+      return i;
+  return SIZE_MAX;
+}
+
+/* Renumbers the st_shndx of the symbol table at header `symtab` through
+ * perm. Symbols with SHN_XINDEX were renumbered with their extended index
+ * table; one whose section moves to SHN_LORESERVE or past it gets
+ * SHN_XINDEX and its index in that table (which a file with that many
+ * sections has). */
+static const char *renumber_symbols(struct headers *h, const size_t *perm,
+                                    size_t symtab) {
+  struct elf *e = &h->e;
+  const struct layout *l = h->l;
+  uint64_t shoff = h->shoff;
+  uint64_t off = rd(e, SH(symtab, offset, l->w));
+  uint64_t sz = rd(e, SH(symtab, size, l->w));
+  if (!in_bounds(e, off, sz))
+    return "bad symbol table";
+  size_t shndx = SIZE_MAX;
+  uint64_t xoff = 0, xsz = 0;
+  for (uint64_t s = 0; s + l->symsize <= sz; s += l->symsize) {
+    uint64_t ndx = rd(e, off + s + l->st_shndx, 2);
+    if (ndx == SHN_UNDEF || ndx >= SHN_LORESERVE || ndx >= h->shnum)
+      continue;
+    if (perm[ndx] < SHN_LORESERVE) {
+      wr(e, off + s + l->st_shndx, 2, perm[ndx]);
+      continue;
+    }
+    if (shndx == SIZE_MAX) {
+      shndx = shndx_table_of(h, symtab);
+      if (shndx == SIZE_MAX)
+        return "a symbol's section moves past index 0xff00 and the symbol "
+               "table has no extended index table";
+      xoff = rd(e, SH(shndx, offset, l->w));
+      xsz = rd(e, SH(shndx, size, l->w));
+      if (!in_bounds(e, xoff, xsz))
+        return "bad section index table";
+    }
+    uint64_t at = s / l->symsize * 4;
+    if (at + 4 > xsz)
+      return "the extended index table is shorter than the symbol table";
+    wr(e, off + s + l->st_shndx, 2, SHN_XINDEX);
+    wr(e, xoff + at, 4, perm[ndx]);
+  }
+  return NULL;
+}
+
 /* Moves every header to its new index, then renumbers each reference to a
- * section: sh_link, sh_info of relocations (and SHF_INFO_LINK), symbols'
- * st_shndx, extended index tables and groups. */
+ * section: sh_link, sh_info of relocations (and SHF_INFO_LINK), extended
+ * index tables and groups, then symbols' st_shndx (which may move a
+ * symbol into its extended index table, so after that table). */
 static const char *move_headers(struct headers *h, struct sort *s) {
   struct elf *e = &h->e;
   const struct layout *l = h->l;
@@ -457,11 +504,17 @@ static const char *move_headers(struct headers *h, struct sort *s) {
     if ((type == SHT_REL || type == SHT_RELA || info_link) && info != 0 &&
         info < shnum)
       wr(e, SH(i, info, 4), perm[info]);
-    if (type != SHT_SYMTAB && type != SHT_SYMTAB_SHNDX && type != SHT_GROUP)
+    if (type != SHT_SYMTAB_SHNDX && type != SHT_GROUP)
       continue;
-    const char *err = renumber_indices(h, perm, type,
-                                       rd(e, SH(i, offset, l->w)),
-                                       rd(e, SH(i, size, l->w)));
+    const char *err = renumber_table(h, perm, type, rd(e, SH(i, offset, l->w)),
+                                     rd(e, SH(i, size, l->w)));
+    if (err)
+      return err;
+  }
+  for (size_t i = 1; i < shnum; ++i) {
+    if (rd(e, SH(i, type, 4)) != SHT_SYMTAB)
+      continue;
+    const char *err = renumber_symbols(h, perm, i);
     if (err)
       return err;
   }
