@@ -577,6 +577,11 @@ for a in $arches; do
       log "### vmlinux.o link: the kernel's ordering script against klto (thin$(sfx "$first"))"
       log ""
       "$root/bench/kernel/vmlinux_o.sh" "$outs/thin$(sfx "$first")" "$build" 1 | tee -a "$summary"
+      # Its last line compares the two vmlinux.o: a difference is klto's.
+      if tail -n 1 "$summary" | grep -q ' vmlinux.o: NO '; then
+        echo "vmlinux.o: klto's initcall entries are not in the Perl script's order" >&2
+        failures=$((failures + 1))
+      fi
     fi
   fi
 done
