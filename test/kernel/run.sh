@@ -26,7 +26,9 @@
 # outside the repository: arm64's in <dir>/out, x86_64's in
 # <dir>/out-x86_64. No kernel source is changed: everything is kbuild
 # variables on make's command line. Prints a summary table and writes it to
-# <dir>/summary.md (<dir>/summary-defconfig.md with --config defconfig). --arch defaults to arm64.
+# <dir>/summary-<arch>.md (<arch> as given to --arch; summary-<arch>-defconfig.md
+# with --config defconfig), so that runs of other arches or configs in the
+# same <dir> keep theirs. --arch defaults to arm64.
 #
 # --config tiny-pci (the default) builds the small configs: tinyconfig with
 # a serial console (arm64: with and without PCI; x86_64: with PCI), and the
@@ -124,9 +126,9 @@ if [ -z "$lto_modes" ]; then
   lto_modes="thin full"
   grep -q '^config LTO_CLANG_THIN_DIST$' "$src/arch/Kconfig" && lto_modes="thin dist full"
 fi
-# defconfig runs write their own summary, so that one can run beside a
-# tiny-pci run.
-summary=$work/summary$([ "$config" = tiny-pci ] || echo "-$config").md
+# Each --arch and --config writes its own summary, so that one run can go
+# beside (or after) another in the same work directory.
+summary=$work/summary-$arch_arg$([ "$config" = tiny-pci ] || echo "-$config").md
 : >"$summary"
 log() { echo "$*" | tee -a "$summary"; }
 

@@ -242,7 +242,7 @@ for s in $steps; do
       [[ ${result[build]:-} == ok* ]] || { result[kernel]="not run"; continue; }
       step kernel "/klto/test/kernel/run.sh --build /build --work /build/kernel --part 1 --lto thin"
       # Its last line, "failures: N"; the tables are in the summary.
-      summary=$(grep -E '^failures:' "$root/build/kernel/summary.md" 2>/dev/null || true)
+      summary=$(grep -E '^failures:' "$root/build/kernel/summary-arm64.md" 2>/dev/null || true)
       result[kernel]="${result[kernel]}${summary:+ ($summary)}" ;;
     package)
       step package "cd /build && rm -f klto*.deb && cpack -G DEB && dpkg -i /build/klto*.deb \
