@@ -14,14 +14,24 @@
 // into the SECTIONNAME records. Older bitcode lacks the two leading fields
 // and keeps names in a symbol table block this reader does not read.
 //
+// LLVM writes the module asm (a field per character) and the record of
+// every function it declares or defines unabbreviated, each field a VBR6.
+// Those fields are most of what this reader reads, so unabbreviated
+// records are decoded here straight from the bytes (Vbr6Fields) rather
+// than a field at a time through BitstreamCursor.
+//
 //===----------------------------------------------------------------------===//
 #include "BitcodeTables.h"
 
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/bit.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/LLVMBitCodes.h"
 #include "llvm/Bitstream/BitstreamReader.h"
+#include "llvm/Support/Compiler.h"
+#include "llvm/Support/Endian.h"
 
+#include <cstring>
 #include <optional>
 
 using llvm::Error;
@@ -43,6 +53,141 @@ std::string recordString(llvm::ArrayRef<uint64_t> Record) {
   return S;
 }
 
+/// The VBR6 fields of an unabbreviated record, from bit `BitNo` of
+/// `Bytes`. One unaligned load of 8 bytes holds the next 9 chunks of 6
+/// bits: a field of up to 45 bits (a character of module asm takes 1 or 2
+/// chunks, most fields 1 to 3) is decoded from one load, and fields passed
+/// over are counted 9 chunks at a time by their end bits.
+class Vbr6Fields {
+public:
+  Vbr6Fields(StringRef Bytes, uint64_t BitNo) : Bytes(Bytes), BitNo(BitNo) {}
+
+  /// The next field, or false if it runs past the bytes or past 64 bits.
+  bool next(uint64_t &Value) {
+    uint64_t Window = window();
+    // One or two chunks: a character, most numbers.
+    if (!(Window & 32)) {
+      Value = Window & 31;
+      return advance(6);
+    }
+    if (!(Window & 32 << 6)) {
+      Value = (Window & 31) | (Window >> 6 & 31) << 5;
+      return advance(12);
+    }
+    if (uint64_t Ends = ~Window & EndBits) {
+      unsigned Chunks = llvm::countr_zero(Ends) / 6 + 1;
+      Value = 0;
+      for (unsigned I = 0; I < Chunks; ++I, Window >>= 6)
+        Value |= (Window & 31) << 5 * I;
+      return advance(6 * Chunks);
+    }
+    return nextLong(Value);
+  }
+
+  /// Passes over `N` fields.
+  bool skip(uint64_t N) {
+    while (N) {
+      uint64_t Ends = ~window() & EndBits;
+      unsigned Count = llvm::popcount(Ends);
+      if (Count < N) {
+        N -= Count;
+        if (!advance(54))
+          return false;
+        continue;
+      }
+      for (; N > 1; --N)
+        Ends &= Ends - 1;
+      return advance(llvm::countr_zero(Ends) + 1);
+    }
+    return true;
+  }
+
+  /// `N` fields, one character each, into `Text`: the characters of one
+  /// window are taken without reloading it.
+  bool text(uint64_t N, std::string &Text) {
+    Text.resize(N);
+    uint64_t Window = 0, C;
+    unsigned Avail = 0;
+    for (char &Out : Text) {
+      if (Avail < 12) {
+        Window = window();
+        Avail = 54;
+      }
+      unsigned Used;
+      if (!(Window & 32)) {
+        Out = static_cast<char>(Window & 31);
+        Used = 6;
+      } else if (!(Window & 32 << 6)) {
+        Out = static_cast<char>((Window & 31) | (Window >> 6 & 31) << 5);
+        Used = 12;
+      } else {
+        if (!next(C))
+          return false;
+        Out = static_cast<char>(C);
+        Avail = 0;
+        continue;
+      }
+      Window >>= Used;
+      Avail -= Used;
+      BitNo += Used;
+    }
+    // Past the end, window() reads zeros: one-chunk characters.
+    return BitNo <= Bytes.size() * 8;
+  }
+
+  uint64_t bitNo() const { return BitNo; }
+  uint64_t bitsLeft() const { return Bytes.size() * 8 - BitNo; }
+
+private:
+  /// Bit 5 of each of the 9 chunks a window holds: clear where a field ends.
+  static constexpr uint64_t EndBits = 0x0020820820820820;
+
+  /// The bits from BitNo on (at least 57 of them), zeros past the end.
+  uint64_t window() const {
+    size_t Byte = BitNo / 8;
+    if (LLVM_UNLIKELY(Byte + 8 > Bytes.size()))
+      return tailWindow();
+    return llvm::support::endian::read64le(Bytes.data() + Byte) >> BitNo % 8;
+  }
+
+  LLVM_ATTRIBUTE_NOINLINE uint64_t tailWindow() const {
+    size_t Byte = BitNo / 8;
+    uint8_t Tail[8] = {};
+    if (Byte < Bytes.size())
+      memcpy(Tail, Bytes.data() + Byte, Bytes.size() - Byte);
+    return llvm::support::endian::read64le(Tail) >> BitNo % 8;
+  }
+
+  bool advance(uint64_t Bits) {
+    if (Bits > bitsLeft())
+      return false;
+    BitNo += Bits;
+    return true;
+  }
+
+  /// A field of more than 9 chunks: at most 13 fit 64 bits.
+  LLVM_ATTRIBUTE_NOINLINE bool nextLong(uint64_t &Value) {
+    Value = 0;
+    uint64_t Window = 0;
+    for (unsigned I = 0; I < 13; ++I, Window >>= 6) {
+      if (I % 9 == 0)
+        Window = window();
+      if (!advance(6))
+        return false;
+      Value |= (Window & 31) << 5 * I;
+      if (!(Window & 32))
+        return true;
+    }
+    return false;
+  }
+
+  StringRef Bytes;
+  uint64_t BitNo;
+};
+
+/// The fields of a GLOBALVAR record read, up to its section (layout above).
+constexpr uint64_t GlobalFieldsRead = 8;
+
 /// A module read, its globals' names not yet looked up: they are in the
 /// STRTAB block after it.
 struct PendingModule {
@@ -59,14 +204,17 @@ public:
 
 private:
   Error readModule(PendingModule &M);
-  /// The code of the record `AbbrevID` starts, the cursor left at its start.
+  /// Reads the record `AbbrevID` starts if isRead(its code), else passes
+  /// over it, and returns its code: a text record into its string of `M`,
+  /// any other into Record.
+  llvm::Expected<unsigned> readOrSkip(unsigned AbbrevID, PendingModule &M);
+  /// The code of the abbreviated record `AbbrevID` starts, the cursor left
+  /// at its start.
   llvm::Expected<unsigned> peekCode(unsigned AbbrevID);
   /// Whether a module record is one this reader keeps.
   static bool isRead(unsigned Code);
   /// Where a text record of the module goes, or null for other records.
   static std::string *textOf(unsigned Code, PendingModule &M);
-  /// An unabbreviated text record, the cursor at its start.
-  Error readUnabbrevText(std::string &Text);
   Error readGlobal(llvm::ArrayRef<uint64_t> Record, unsigned Version,
                    PendingModule &M);
   llvm::Expected<StringRef> readStrtab();
@@ -142,31 +290,10 @@ Error FileReader::readModule(PendingModule &M) {
     case llvm::BitstreamEntry::Record:
       break;
     }
-    llvm::Expected<unsigned> Code = peekCode(Entry->ID);
+    // Text records are read into their string; the switch takes the rest.
+    llvm::Expected<unsigned> Code = readOrSkip(Entry->ID, M);
     if (!Code)
       return Code.takeError();
-    if (!isRead(*Code)) {
-      // Most records (one per function declared or defined) are passed
-      // over without being stored.
-      if (llvm::Expected<unsigned> Skipped = Cursor.skipRecord(Entry->ID);
-          !Skipped)
-        return Skipped.takeError();
-      continue;
-    }
-    std::string *Text = textOf(*Code, M);
-    if (Text && Entry->ID == llvm::bitc::UNABBREV_RECORD) {
-      if (Error E = readUnabbrevText(*Text))
-        return E;
-      continue;
-    }
-    Record.clear();
-    if (llvm::Expected<unsigned> Read = Cursor.readRecord(Entry->ID, Record);
-        !Read)
-      return Read.takeError();
-    if (Text) {
-      *Text = recordString(Record);
-      continue;
-    }
     switch (*Code) {
     case llvm::bitc::MODULE_CODE_VERSION:
       if (Record.empty())
@@ -194,25 +321,50 @@ std::string *FileReader::textOf(unsigned Code, PendingModule &M) {
   }
 }
 
-Error FileReader::readUnabbrevText(std::string &Text) {
-  // [code, length, characters...], each a VBR6: the module asm, thousands
-  // of characters in a kernel object, goes straight into its string.
-  if (llvm::Expected<uint32_t> Code = Cursor.ReadVBR(6); !Code)
-    return Code.takeError();
-  llvm::Expected<uint32_t> Length = Cursor.ReadVBR(6);
-  if (!Length)
-    return Length.takeError();
-  if (*Length > Bytes.size())
-    return malformed("malformed string record");
-  Text.clear();
-  Text.reserve(*Length);
-  for (uint32_t I = 0; I < *Length; ++I) {
-    llvm::Expected<uint64_t> C = Cursor.ReadVBR64(6);
-    if (!C)
-      return C.takeError();
-    Text.push_back(static_cast<char>(*C));
+llvm::Expected<unsigned> FileReader::readOrSkip(unsigned AbbrevID,
+                                                PendingModule &M) {
+  Record.clear();
+  if (AbbrevID != llvm::bitc::UNABBREV_RECORD) {
+    llvm::Expected<unsigned> Code = peekCode(AbbrevID);
+    if (!Code)
+      return Code.takeError();
+    if (!isRead(*Code))
+      return Cursor.skipRecord(AbbrevID);
+    if (Error E = Cursor.readRecord(AbbrevID, Record).takeError())
+      return std::move(E);
+    if (std::string *Text = textOf(*Code, M))
+      *Text = recordString(Record);
+    return *Code;
   }
-  return Error::success();
+  // [code, number of fields, fields...]
+  Vbr6Fields Fields(Bytes, Cursor.GetCurrentBitNo());
+  uint64_t Code, NumFields;
+  if (!Fields.next(Code) || !Fields.next(NumFields) ||
+      NumFields > Fields.bitsLeft() / 6)
+    return malformed("malformed module record");
+  bool Ok;
+  if (!isRead(Code)) {
+    Ok = Fields.skip(NumFields);
+  } else if (std::string *Text = textOf(Code, M)) {
+    Ok = Fields.text(NumFields, *Text);
+  } else {
+    // Of a global variable, the fields up to its section; the rest are
+    // passed over.
+    uint64_t Wanted =
+        Code == llvm::bitc::MODULE_CODE_GLOBALVAR ? GlobalFieldsRead : NumFields;
+    Ok = true;
+    uint64_t Field;
+    for (uint64_t I = 0; Ok && I < std::min(Wanted, NumFields); ++I)
+      if ((Ok = Fields.next(Field)))
+        Record.push_back(Field);
+    if (Ok && Wanted < NumFields)
+      Ok = Fields.skip(NumFields - Wanted);
+  }
+  if (!Ok)
+    return malformed("malformed module record");
+  if (Error E = Cursor.JumpToBit(Fields.bitNo()))
+    return std::move(E);
+  return static_cast<unsigned>(Code);
 }
 
 bool FileReader::isRead(unsigned Code) {
@@ -229,24 +381,21 @@ bool FileReader::isRead(unsigned Code) {
 }
 
 llvm::Expected<unsigned> FileReader::peekCode(unsigned AbbrevID) {
-  if (AbbrevID != llvm::bitc::UNABBREV_RECORD) {
-    llvm::Expected<const llvm::BitCodeAbbrev *> Abbrev =
-        Cursor.getAbbrev(AbbrevID);
-    if (!Abbrev)
-      return Abbrev.takeError();
-    if (!(*Abbrev)->getNumOperandInfos())
-      return malformed("abbreviation without operands");
-    const llvm::BitCodeAbbrevOp &Op = (*Abbrev)->getOperandInfo(0);
-    if (Op.isLiteral())
-      return static_cast<unsigned>(Op.getLiteralValue());
-  }
+  llvm::Expected<const llvm::BitCodeAbbrev *> Abbrev =
+      Cursor.getAbbrev(AbbrevID);
+  if (!Abbrev)
+    return Abbrev.takeError();
+  if (!(*Abbrev)->getNumOperandInfos())
+    return malformed("abbreviation without operands");
+  const llvm::BitCodeAbbrevOp &Op = (*Abbrev)->getOperandInfo(0);
+  if (Op.isLiteral())
+    return static_cast<unsigned>(Op.getLiteralValue());
   // The code is the record's first field: read it, then step back.
   uint64_t Start = Cursor.GetCurrentBitNo();
-  llvm::Expected<unsigned> Code = AbbrevID == llvm::bitc::UNABBREV_RECORD
-                                      ? Cursor.ReadVBR(6)
-                                      : Cursor.readRecord(AbbrevID, Record);
+  llvm::Expected<unsigned> Code = Cursor.readRecord(AbbrevID, Record);
   if (!Code)
     return Code.takeError();
+  Record.clear();
   if (Error E = Cursor.JumpToBit(Start))
     return std::move(E);
   return *Code;
@@ -258,6 +407,7 @@ Error FileReader::readGlobal(llvm::ArrayRef<uint64_t> Record, unsigned Version,
   // block and records lack the two leading fields; such files link, and
   // are scanned, as long as no global variable they define has a section.
   unsigned Skip = Version < 2 ? 0 : 2;
+  static_assert(GlobalFieldsRead >= 2 + 6, "the section field is read");
   if (Record.size() < Skip + 6)
     return malformed("malformed global variable record");
   uint64_t InitId = Record[Skip + 2], Section = Record[Skip + 5];
