@@ -55,32 +55,17 @@ std::string recordString(llvm::ArrayRef<uint64_t> Record) {
 
 /// The VBR6 fields of an unabbreviated record, from bit `BitNo` of
 /// `Bytes`. One unaligned load of 8 bytes holds the next 9 chunks of 6
-/// bits: a field of up to 45 bits (a character of module asm takes 1 or 2
-/// chunks, most fields 1 to 3) is decoded from one load, and fields passed
-/// over are counted 9 chunks at a time by their end bits.
+/// bits: a field of 1 or 2 chunks (a character of module asm, most
+/// numbers) is decoded from one load, and fields passed over are counted 9
+/// chunks at a time by their end bits.
 class Vbr6Fields {
 public:
   Vbr6Fields(StringRef Bytes, uint64_t BitNo) : Bytes(Bytes), BitNo(BitNo) {}
 
   /// The next field, or false if it runs past the bytes or past 64 bits.
   bool next(uint64_t &Value) {
-    uint64_t Window = window();
-    // One or two chunks: a character, most numbers.
-    if (!(Window & 32)) {
-      Value = Window & 31;
-      return advance(6);
-    }
-    if (!(Window & 32 << 6)) {
-      Value = (Window & 31) | (Window >> 6 & 31) << 5;
-      return advance(12);
-    }
-    if (uint64_t Ends = ~Window & EndBits) {
-      unsigned Chunks = llvm::countr_zero(Ends) / 6 + 1;
-      Value = 0;
-      for (unsigned I = 0; I < Chunks; ++I, Window >>= 6)
-        Value |= (Window & 31) << 5 * I;
+    if (unsigned Chunks = shortField(window(), Value))
       return advance(6 * Chunks);
-    }
     return nextLong(Value);
   }
 
@@ -113,23 +98,16 @@ public:
         Window = window();
         Avail = 54;
       }
-      unsigned Used;
-      if (!(Window & 32)) {
-        Out = static_cast<char>(Window & 31);
-        Used = 6;
-      } else if (!(Window & 32 << 6)) {
-        Out = static_cast<char>((Window & 31) | (Window >> 6 & 31) << 5);
-        Used = 12;
-      } else {
-        if (!next(C))
-          return false;
-        Out = static_cast<char>(C);
+      if (unsigned Chunks = shortField(Window, C)) {
+        Window >>= 6 * Chunks;
+        Avail -= 6 * Chunks;
+        BitNo += 6 * Chunks;
+      } else if (nextLong(C)) {
         Avail = 0;
-        continue;
+      } else {
+        return false;
       }
-      Window >>= Used;
-      Avail -= Used;
-      BitNo += Used;
+      Out = static_cast<char>(C);
     }
     // Past the end, window() reads zeros: one-chunk characters.
     return BitNo <= Bytes.size() * 8;
@@ -165,7 +143,21 @@ private:
     return true;
   }
 
-  /// A field of more than 9 chunks: at most 13 fit 64 bits.
+  /// A field of 1 or 2 chunks (a character, most numbers) at the start of
+  /// `Window`: its number of chunks, or 0 for a longer field.
+  static unsigned shortField(uint64_t Window, uint64_t &Value) {
+    if (!(Window & 32)) {
+      Value = Window & 31;
+      return 1;
+    }
+    if (!(Window & 32 << 6)) {
+      Value = (Window & 31) | (Window >> 6 & 31) << 5;
+      return 2;
+    }
+    return 0;
+  }
+
+  /// A field of any length: at most 13 chunks fit 64 bits.
   LLVM_ATTRIBUTE_NOINLINE bool nextLong(uint64_t &Value) {
     Value = 0;
     uint64_t Window = 0;

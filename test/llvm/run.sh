@@ -30,7 +30,7 @@
 #                O= directory, e.g. test/kernel/run.sh's ref-pci), mounted
 #                read-only at the same path in the root with its source
 #                tree. Fails when a file costs 2% or more.
-#   --kernel     test/kernel/run.sh --part 1 --lto thin: Linux 6.1's arm64
+#   --kernel     test/kernel/run.sh --arch arm64 --part 1 --lto thin: Linux 6.1's arm64
 #                tinyconfig built with klto's ld.lld --kinit-order under
 #                ThinLTO and booted under QEMU, against its reference built
 #                without LTO (work directory /build/kernel)
@@ -240,7 +240,7 @@ for s in $steps; do
       result[plugin-cost]="${result[plugin-cost]}${costs:+ ($costs)}" ;;
     kernel)
       [[ ${result[build]:-} == ok* ]] || { result[kernel]="not run"; continue; }
-      step kernel "/klto/test/kernel/run.sh --build /build --work /build/kernel --part 1 --lto thin"
+      step kernel "/klto/test/kernel/run.sh --build /build --work /build/kernel --arch arm64 --part 1 --lto thin"
       # Its last line, "failures: N"; the tables are in the summary.
       summary=$(grep -E '^failures:' "$root/build/kernel/summary-arm64.md" 2>/dev/null || true)
       result[kernel]="${result[kernel]}${summary:+ ($summary)}" ;;
