@@ -3,6 +3,7 @@
  * See klto/naming.h. Everything here works on counted strings because the
  * linker hands us section names straight out of string tables.
  *===----------------------------------------------------------------------===*/
+#define _GNU_SOURCE /* memmem */
 #include "klto/naming.h"
 
 #include <stdint.h>
@@ -159,17 +160,41 @@ bool klto_is_table(const struct klto_tables *tables, struct klto_str section) {
          klto_table_spec(tables, section) >= 0;
 }
 
+/* The `i`th fixed start of a table name: Linux's two, then each extra
+ * spec's part before its '*'. False past the last. */
+static bool table_start(const struct klto_tables *tables, size_t i,
+                        struct klto_str *start) {
+  static const struct klto_str linux_starts[] = {
+      {KLTO_INITCALL_SECTION_PREFIX, sizeof(KLTO_INITCALL_SECTION_PREFIX) - 1},
+      {".con_initcall", sizeof(".con_initcall") - 1}};
+  const size_t n_linux = sizeof(linux_starts) / sizeof(linux_starts[0]);
+  if (i < n_linux) {
+    *start = linux_starts[i];
+    return true;
+  }
+  i -= n_linux;
+  if (!tables || i >= tables->n_extra)
+    return false;
+  const char *spec = tables->extra[i];
+  *start = (struct klto_str){spec, strcspn(spec, "*")};
+  return true;
+}
+
 bool klto_may_be_table(const struct klto_tables *tables,
                        struct klto_str section) {
-  if (has_prefix(section, KLTO_INITCALL_SECTION_PREFIX) ||
-      has_prefix(section, ".con_initcall"))
-    return true;
-  for (size_t i = 0; tables && i < tables->n_extra; ++i) {
-    const char *spec = tables->extra[i];
-    size_t fixed = strcspn(spec, "*");
-    if (section.n >= fixed && memcmp(section.p, spec, fixed) == 0)
+  struct klto_str start;
+  for (size_t i = 0; table_start(tables, i, &start); ++i)
+    if (section.n >= start.n && memcmp(section.p, start.p, start.n) == 0)
       return true;
-  }
+  return false;
+}
+
+bool klto_may_name_table(const struct klto_tables *tables,
+                         struct klto_str text) {
+  struct klto_str start;
+  for (size_t i = 0; table_start(tables, i, &start); ++i)
+    if (memmem(text.p, text.n, start.p, start.n))
+      return true;
   return false;
 }
 

@@ -508,6 +508,9 @@ static void asmStatement(void *Ctx, const klto_asm_stmt *St) {
 
 void Scanner::scanModuleAsm(StringRef Asm, StringRef Triple, const Unit &U,
                             unsigned &Seq) {
+  // Most module asm (exports, static keys, alternatives) names no table.
+  if (!klto_may_name_table(&Tables, toKStr(Asm)))
+    return;
   AsmScan A(Asm.data(), this);
   // Out of memory means only that some statements went unread.
   klto_asm_statements(Asm.data(), Asm.size(),

@@ -145,6 +145,12 @@ bool klto_is_table(const struct klto_tables *tables, struct klto_str section);
 bool klto_may_be_table(const struct klto_tables *tables,
                        struct klto_str section);
 
+/* Whether `text` holds the fixed start of a table name anywhere. A section
+ * named in assembly text is a substring of it, so where this is false no
+ * section the text enters can be a table, and the text need not be lexed. */
+bool klto_may_name_table(const struct klto_tables *tables,
+                         struct klto_str text);
+
 /* Splits "<table>..<id>" for a known table. Returns false for anything else,
  * including a bare table name. */
 bool klto_split_entry_section(const struct klto_tables *tables,
