@@ -5,9 +5,12 @@
 // names of every module before it (and a SYMTAB block LTO reads). Inside
 // MODULE, the records read here (VERSION, TRIPLE, ASM, SECTIONNAME,
 // GLOBALVAR) sit among sub-blocks (types, constants, metadata, function
-// bodies) that are skipped whole by their length; only BLOCKINFO is read,
-// as LLVM's reader does, in case it defines abbreviations module records
-// use. GLOBALVAR's layout, from LLVM 5.0 on (bitcode version 2):
+// bodies) that are skipped whole by their length. BLOCKINFO is skipped too:
+// the abbreviations it defines join a block when that block is entered,
+// and the only blocks this reader enters, MODULE and STRTAB, are entered
+// where LLVM's reader has none (it reads each module with a BLOCKINFO of
+// its own, from the module's start, and STRTAB with none at all).
+// GLOBALVAR's layout, from LLVM 5.0 on (bitcode version 2):
 //   [strtab offset, strtab size, type, isconst, initid, linkage,
 //    alignment, section, ...]
 // initid is 0 for a declaration, section 0 for none, else 1 + an index
@@ -16,13 +19,15 @@
 //
 // LLVM writes the module asm (a field per character) and the record of
 // every function it declares or defines unabbreviated, each field a VBR6.
-// Those fields are most of what this reader reads, so unabbreviated
-// records are decoded here straight from the bytes (Vbr6Fields) rather
-// than a field at a time through BitstreamCursor.
+// Those records and the sub-blocks between them are most of what this
+// reader reads, so the module block is walked here straight from the bytes
+// (Bits); BitstreamCursor is left to what is rare there: abbreviation
+// definitions, abbreviated records, and the block's end.
 //
 //===----------------------------------------------------------------------===//
 #include "BitcodeTables.h"
 
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/bit.h"
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -53,23 +58,50 @@ std::string recordString(llvm::ArrayRef<uint64_t> Record) {
   return S;
 }
 
-/// The VBR6 fields of an unabbreviated record, from bit `BitNo` of
-/// `Bytes`. One unaligned load of 8 bytes holds the next 9 chunks of 6
-/// bits: a field of 1 or 2 chunks (a character of module asm, most
-/// numbers) is decoded from one load, and fields passed over are counted 9
-/// chunks at a time by their end bits.
-class Vbr6Fields {
+/// The bits of `Bytes` from bit `BitNo` on: abbreviation IDs, sub-block
+/// headers, and the VBR6 fields of unabbreviated records. One unaligned
+/// load of 8 bytes holds the next 9 chunks of 6 bits: a field of 1 or 2
+/// chunks (a character of module asm, most numbers) is decoded from one
+/// load, and fields passed over are counted 9 chunks at a time by their end
+/// bits. Every read fails, rather than run, past the end.
+class Bits {
 public:
-  Vbr6Fields(StringRef Bytes, uint64_t BitNo) : Bytes(Bytes), BitNo(BitNo) {}
+  Bits(StringRef Bytes, uint64_t BitNo) : Bytes(Bytes), BitNo(BitNo) {}
 
-  /// The next field, or false if it runs past the bytes or past 64 bits.
+  /// A fixed-width field of at most 32 bits.
+  bool fixed(unsigned Width, uint64_t &Value) {
+    if (Width > 32)
+      return false;
+    Value = window() & ((uint64_t(1) << Width) - 1);
+    return advance(Width);
+  }
+
+  /// Passes over a sub-block, its ENTER_SUBBLOCK abbreviation ID read:
+  /// [block id (VBR8), abbreviation width (VBR4), <align 32>, length in
+  /// 32-bit words, the block].
+  bool skipBlock() {
+    if (!skipVbr32(8) || !skipVbr32(4) || !advance((32 - BitNo % 32) % 32))
+      return false;
+    uint64_t Words;
+    if (!fixed(32, Words) || !bitsLeft())
+      return false;
+    // A block may end at the end of the bytes.
+    uint64_t End = BitNo + Words * 32;
+    if (End / 8 > Bytes.size())
+      return false;
+    BitNo = End;
+    return true;
+  }
+
+  /// The next VBR6 field, or false if it runs past the bytes or past 64
+  /// bits.
   bool next(uint64_t &Value) {
     if (unsigned Chunks = shortField(window(), Value))
       return advance(6 * Chunks);
     return nextLong(Value);
   }
 
-  /// Passes over `N` fields.
+  /// Passes over `N` VBR6 fields.
   bool skip(uint64_t N) {
     while (N) {
       uint64_t Ends = ~window() & EndBits;
@@ -87,27 +119,27 @@ public:
     return true;
   }
 
-  /// `N` fields, one character each, into `Text`: the characters of one
-  /// window are taken without reloading it.
+  /// `N` VBR6 fields, one character each, into `Text`. Printable characters
+  /// take two chunks each, so four of them in a row are decoded together
+  /// from the 48 bits that hold them.
   bool text(uint64_t N, std::string &Text) {
     Text.resize(N);
-    uint64_t Window = 0, C;
-    unsigned Avail = 0;
-    for (char &Out : Text) {
-      if (Avail < 12) {
-        Window = window();
-        Avail = 54;
+    char *Out = Text.data(), *End = Out + N;
+    while (Out != End) {
+      uint64_t Window = window(), C;
+      if (End - Out >= 4 && (Window & FourCharEnds) == FourCharMore) {
+        uint64_t Chars = (Window & LowChunks) | (Window >> 1 & HighChunks);
+        for (unsigned I = 0; I < 4; ++I)
+          Out[I] = static_cast<char>(Chars >> 12 * I);
+        Out += 4;
+        BitNo += 48;
+        continue;
       }
-      if (unsigned Chunks = shortField(Window, C)) {
-        Window >>= 6 * Chunks;
-        Avail -= 6 * Chunks;
+      if (unsigned Chunks = shortField(Window, C))
         BitNo += 6 * Chunks;
-      } else if (nextLong(C)) {
-        Avail = 0;
-      } else {
+      else if (!nextLong(C))
         return false;
-      }
-      Out = static_cast<char>(C);
+      *Out++ = static_cast<char>(C);
     }
     // Past the end, window() reads zeros: one-chunk characters.
     return BitNo <= Bytes.size() * 8;
@@ -117,8 +149,28 @@ public:
   uint64_t bitsLeft() const { return Bytes.size() * 8 - BitNo; }
 
 private:
+  /// A VBR of `Width`-bit chunks that fits 32 bits, as BitstreamCursor
+  /// takes the numbers of a block header.
+  bool skipVbr32(unsigned Width) {
+    uint64_t Chunk;
+    for (unsigned Read = 0; Read < 32; Read += Width - 1) {
+      if (!fixed(Width, Chunk))
+        return false;
+      if (!(Chunk >> (Width - 1)))
+        return true;
+    }
+    return false;
+  }
+
   /// Bit 5 of each of the 9 chunks a window holds: clear where a field ends.
   static constexpr uint64_t EndBits = 0x0020820820820820;
+  /// Four fields of two chunks, in 12-bit lanes: bit 5 of each lane set
+  /// (more follows), bit 11 clear (the field ends); a lane's value is its
+  /// bits 0-4 and, as bits 5-9, its bits 6-10.
+  static constexpr uint64_t FourCharEnds = 0x820820820820;
+  static constexpr uint64_t FourCharMore = 0x020020020020;
+  static constexpr uint64_t LowChunks = 0x01F01F01F01F;
+  static constexpr uint64_t HighChunks = 0x3E03E03E03E0;
 
   /// The bits from BitNo on (at least 57 of them), zeros past the end.
   uint64_t window() const {
@@ -196,24 +248,30 @@ public:
 
 private:
   Error readModule(PendingModule &M);
-  /// Reads the record `AbbrevID` starts if isRead(its code), else passes
-  /// over it, and returns its code: a text record into its string of `M`,
-  /// any other into Record.
-  llvm::Expected<unsigned> readOrSkip(unsigned AbbrevID, PendingModule &M);
+  /// Leaves the module block through the cursor, from its END_BLOCK.
+  Error leaveModule(uint64_t EndBlockBit);
+  /// The module records, at `In` after their abbreviation ID: read if
+  /// isRead(their code), else passed over. They return the code; a text
+  /// record goes into its string of `M`, any other into Record. The cursor
+  /// reads abbreviated records and abbreviation definitions, from `In`,
+  /// and `In` is moved past them.
+  llvm::Expected<uint64_t> readUnabbreviated(Bits &In, PendingModule &M);
+  llvm::Expected<uint64_t> readAbbreviated(unsigned AbbrevID, Bits &In,
+                                           PendingModule &M);
+  Error defineAbbrev(Bits &In);
   /// The code of the abbreviated record `AbbrevID` starts, the cursor left
   /// at its start.
   llvm::Expected<unsigned> peekCode(unsigned AbbrevID);
   /// Whether a module record is one this reader keeps.
-  static bool isRead(unsigned Code);
+  static bool isRead(uint64_t Code);
   /// Where a text record of the module goes, or null for other records.
-  static std::string *textOf(unsigned Code, PendingModule &M);
+  static std::string *textOf(uint64_t Code, PendingModule &M);
   Error readGlobal(llvm::ArrayRef<uint64_t> Record, unsigned Version,
                    PendingModule &M);
   llvm::Expected<StringRef> readStrtab();
 
   StringRef Bytes;
   llvm::BitstreamCursor Cursor;
-  llvm::BitstreamBlockInfo BlockInfo;
   llvm::SmallVector<uint64_t, 64> Record;
 };
 
@@ -256,34 +314,29 @@ Error FileReader::read(std::vector<PendingModule> &Modules) {
 Error FileReader::readModule(PendingModule &M) {
   if (Error E = Cursor.EnterSubBlock(llvm::bitc::MODULE_BLOCK_ID))
     return E;
+  const unsigned Width = Cursor.getAbbrevIDWidth();
+  Bits In(Bytes, Cursor.GetCurrentBitNo());
   unsigned Version = 0;
   for (;;) {
-    llvm::Expected<llvm::BitstreamEntry> Entry = Cursor.advance();
-    if (!Entry)
-      return Entry.takeError();
-    switch (Entry->Kind) {
-    case llvm::BitstreamEntry::Error:
+    uint64_t Start = In.bitNo(), AbbrevID;
+    if (!In.fixed(Width, AbbrevID))
       return malformed("malformed module block");
-    case llvm::BitstreamEntry::EndBlock:
-      return Error::success();
-    case llvm::BitstreamEntry::SubBlock:
-      if (Entry->ID == llvm::bitc::BLOCKINFO_BLOCK_ID) {
-        auto Info = Cursor.ReadBlockInfoBlock();
-        if (!Info)
-          return Info.takeError();
-        if (!*Info)
-          return malformed("malformed block info");
-        BlockInfo = std::move(**Info);
-        Cursor.setBlockInfo(&BlockInfo);
-      } else if (Error E = Cursor.SkipBlock()) {
-        return E;
-      }
+    if (AbbrevID == llvm::bitc::END_BLOCK)
+      return leaveModule(Start);
+    if (AbbrevID == llvm::bitc::ENTER_SUBBLOCK) {
+      if (!In.skipBlock())
+        return malformed("malformed block in the module block");
       continue;
-    case llvm::BitstreamEntry::Record:
-      break;
     }
-    // Text records are read into their string; the switch takes the rest.
-    llvm::Expected<unsigned> Code = readOrSkip(Entry->ID, M);
+    if (AbbrevID == llvm::bitc::DEFINE_ABBREV) {
+      if (Error E = defineAbbrev(In))
+        return E;
+      continue;
+    }
+    llvm::Expected<uint64_t> Code =
+        AbbrevID == llvm::bitc::UNABBREV_RECORD
+            ? readUnabbreviated(In, M)
+            : readAbbreviated(static_cast<unsigned>(AbbrevID), In, M);
     if (!Code)
       return Code.takeError();
     switch (*Code) {
@@ -300,7 +353,18 @@ Error FileReader::readModule(PendingModule &M) {
   }
 }
 
-std::string *FileReader::textOf(unsigned Code, PendingModule &M) {
+Error FileReader::leaveModule(uint64_t EndBlockBit) {
+  if (Error E = Cursor.JumpToBit(EndBlockBit))
+    return E;
+  llvm::Expected<llvm::BitstreamEntry> End = Cursor.advance();
+  if (!End)
+    return End.takeError();
+  if (End->Kind != llvm::BitstreamEntry::EndBlock)
+    return malformed("malformed end of the module block");
+  return Error::success();
+}
+
+std::string *FileReader::textOf(uint64_t Code, PendingModule &M) {
   switch (Code) {
   case llvm::bitc::MODULE_CODE_TRIPLE:
     return &M.Tables.Triple;
@@ -313,32 +377,46 @@ std::string *FileReader::textOf(unsigned Code, PendingModule &M) {
   }
 }
 
-llvm::Expected<unsigned> FileReader::readOrSkip(unsigned AbbrevID,
-                                                PendingModule &M) {
+Error FileReader::defineAbbrev(Bits &In) {
+  if (Error E = Cursor.JumpToBit(In.bitNo()))
+    return E;
+  if (Error E = Cursor.ReadAbbrevRecord())
+    return E;
+  In = Bits(Bytes, Cursor.GetCurrentBitNo());
+  return Error::success();
+}
+
+llvm::Expected<uint64_t>
+FileReader::readAbbreviated(unsigned AbbrevID, Bits &In, PendingModule &M) {
   Record.clear();
-  if (AbbrevID != llvm::bitc::UNABBREV_RECORD) {
-    llvm::Expected<unsigned> Code = peekCode(AbbrevID);
-    if (!Code)
-      return Code.takeError();
-    if (!isRead(*Code))
-      return Cursor.skipRecord(AbbrevID);
-    if (Error E = Cursor.readRecord(AbbrevID, Record).takeError())
-      return std::move(E);
-    if (std::string *Text = textOf(*Code, M))
-      *Text = recordString(Record);
-    return *Code;
-  }
+  if (Error E = Cursor.JumpToBit(In.bitNo()))
+    return std::move(E);
+  auto MoveIn = llvm::make_scope_exit(
+      [&] { In = Bits(Bytes, Cursor.GetCurrentBitNo()); });
+  llvm::Expected<unsigned> Code = peekCode(AbbrevID);
+  if (!Code)
+    return Code.takeError();
+  if (!isRead(*Code))
+    return Cursor.skipRecord(AbbrevID);
+  if (Error E = Cursor.readRecord(AbbrevID, Record).takeError())
+    return std::move(E);
+  if (std::string *Text = textOf(*Code, M))
+    *Text = recordString(Record);
+  return *Code;
+}
+
+llvm::Expected<uint64_t> FileReader::readUnabbreviated(Bits &In,
+                                                       PendingModule &M) {
+  Record.clear();
   // [code, number of fields, fields...]
-  Vbr6Fields Fields(Bytes, Cursor.GetCurrentBitNo());
   uint64_t Code, NumFields;
-  if (!Fields.next(Code) || !Fields.next(NumFields) ||
-      NumFields > Fields.bitsLeft() / 6)
+  if (!In.next(Code) || !In.next(NumFields) || NumFields > In.bitsLeft() / 6)
     return malformed("malformed module record");
   bool Ok;
   if (!isRead(Code)) {
-    Ok = Fields.skip(NumFields);
+    Ok = In.skip(NumFields);
   } else if (std::string *Text = textOf(Code, M)) {
-    Ok = Fields.text(NumFields, *Text);
+    Ok = In.text(NumFields, *Text);
   } else {
     // Of a global variable, the fields up to its section; the rest are
     // passed over.
@@ -347,19 +425,17 @@ llvm::Expected<unsigned> FileReader::readOrSkip(unsigned AbbrevID,
     Ok = true;
     uint64_t Field;
     for (uint64_t I = 0; Ok && I < std::min(Wanted, NumFields); ++I)
-      if ((Ok = Fields.next(Field)))
+      if ((Ok = In.next(Field)))
         Record.push_back(Field);
     if (Ok && Wanted < NumFields)
-      Ok = Fields.skip(NumFields - Wanted);
+      Ok = In.skip(NumFields - Wanted);
   }
   if (!Ok)
     return malformed("malformed module record");
-  if (Error E = Cursor.JumpToBit(Fields.bitNo()))
-    return std::move(E);
-  return static_cast<unsigned>(Code);
+  return Code;
 }
 
-bool FileReader::isRead(unsigned Code) {
+bool FileReader::isRead(uint64_t Code) {
   switch (Code) {
   case llvm::bitc::MODULE_CODE_VERSION:
   case llvm::bitc::MODULE_CODE_TRIPLE:
