@@ -6,9 +6,12 @@
 // prefixes and then garbage. Whatever is found goes through the order
 // computation and every writer, as in a real link; the bytes also go
 // through the -r post-pass and the user-script rewriter.
-// Bitcode is read by klto's own reader (BitcodeTables.h) over LLVM's
-// bounds-checked bitstream cursor, never by LLVM's module reader, so
-// malformed bitcode is fuzzed like any other input.
+// Bitcode is read by klto's own reader (BitcodeTables.h: its own bit
+// reader over the module block, LLVM's bounds-checked bitstream cursor for
+// the rest), never by LLVM's module reader, so malformed bitcode is fuzzed
+// like any other input. Module asm is lexed only where it holds a table
+// name's start (".initcall", or the tables above), which libFuzzer learns
+// from the memmem that looks for it.
 //
 //===----------------------------------------------------------------------===//
 #include "Scanner.h"
