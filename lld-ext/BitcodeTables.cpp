@@ -27,7 +27,6 @@
 //===----------------------------------------------------------------------===//
 #include "BitcodeTables.h"
 
-#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/bit.h"
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -250,14 +249,16 @@ private:
   Error readModule(PendingModule &M);
   /// Leaves the module block through the cursor, from its END_BLOCK.
   Error leaveModule(uint64_t EndBlockBit);
-  /// The module records, at `In` after their abbreviation ID: read if
-  /// isRead(their code), else passed over. They return the code; a text
-  /// record goes into its string of `M`, any other into Record. The cursor
-  /// reads abbreviated records and abbreviation definitions, from `In`,
-  /// and `In` is moved past them.
+  /// The module records at `In`, after their abbreviation ID: read if
+  /// isRead(their code), else passed over, and `In` moved past them. They
+  /// return the code; a text record goes into its string of `M`, any other
+  /// into Record. The cursor reads abbreviated records (readOnCursor, from
+  /// where it stands).
   llvm::Expected<uint64_t> readUnabbreviated(Bits &In, PendingModule &M);
   llvm::Expected<uint64_t> readAbbreviated(unsigned AbbrevID, Bits &In,
                                            PendingModule &M);
+  llvm::Expected<uint64_t> readOnCursor(unsigned AbbrevID, PendingModule &M);
+  /// An abbreviation definition at `In`, read into the cursor.
   Error defineAbbrev(Bits &In);
   /// The code of the abbreviated record `AbbrevID` starts, the cursor left
   /// at its start.
@@ -388,11 +389,16 @@ Error FileReader::defineAbbrev(Bits &In) {
 
 llvm::Expected<uint64_t>
 FileReader::readAbbreviated(unsigned AbbrevID, Bits &In, PendingModule &M) {
-  Record.clear();
   if (Error E = Cursor.JumpToBit(In.bitNo()))
     return std::move(E);
-  auto MoveIn = llvm::make_scope_exit(
-      [&] { In = Bits(Bytes, Cursor.GetCurrentBitNo()); });
+  llvm::Expected<uint64_t> Code = readOnCursor(AbbrevID, M);
+  In = Bits(Bytes, Cursor.GetCurrentBitNo());
+  return Code;
+}
+
+llvm::Expected<uint64_t> FileReader::readOnCursor(unsigned AbbrevID,
+                                                  PendingModule &M) {
+  Record.clear();
   llvm::Expected<unsigned> Code = peekCode(AbbrevID);
   if (!Code)
     return Code.takeError();
