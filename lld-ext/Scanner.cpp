@@ -147,6 +147,27 @@ Scanner::scanFiles(llvm::ArrayRef<std::pair<std::string, bool>> Files) {
 }
 
 namespace {
+/// A buffer a scanning thread reuses for file after file: it grows, never
+/// shrinks, and is never filled with zeros first.
+class ReadBuffer {
+public:
+  /// Room for `Size` bytes, the first `Keep` of them kept.
+  char *reserve(size_t Size, size_t Keep) {
+    if (Size > Capacity) {
+      std::unique_ptr<char[]> Grown(new char[Size]);
+      if (Keep)
+        std::memcpy(Grown.get(), Bytes.get(), Keep);
+      Bytes = std::move(Grown);
+      Capacity = Size;
+    }
+    return Bytes.get();
+  }
+
+private:
+  std::unique_ptr<char[]> Bytes;
+  size_t Capacity = 0;
+};
+
 /// An input's bytes, read into a buffer each scanning thread reuses (small
 /// objects, the usual input) or mapped (archives, large objects). Reading
 /// through llvm::MemoryBuffer cost a buffer allocation per file and two
@@ -154,18 +175,22 @@ namespace {
 /// time than the reads themselves.
 class InputBytes {
 public:
+  /// Whose buffer a read fills: a file named on the command line, or a
+  /// thin-archive member, read while its archive's bytes are still in use.
+  enum class Kind { Input, ThinMember };
+  explicit InputBytes(Kind K) : K(K) {}
   ~InputBytes() {
     if (Map)
       ::munmap(Map, Data.size());
   }
 
   std::error_code read(StringRef Path) {
-    thread_local std::string Buffer;
+    thread_local ReadBuffer Buffers[2];
     llvm::SmallString<256> Z(Path);
     int FD = ::open(Z.c_str(), O_RDONLY | O_CLOEXEC);
     if (FD < 0)
-      return std::error_code(errno, std::generic_category());
-    std::error_code EC = readOpen(FD, Buffer);
+      return lastError();
+    std::error_code EC = readOpen(FD, Buffers[static_cast<int>(K)]);
     ::close(FD);
     return EC;
   }
@@ -180,12 +205,13 @@ private:
     return std::error_code(errno, std::generic_category());
   }
 
-  /// Reads [Done, Buffer.size()) of the file; an EOF before its end is an
+  /// Reads [Done, Size) of the file into `To`; an EOF before `Size` is an
   /// I/O error.
-  static std::error_code readRange(int FD, std::string &Buffer, size_t Done) {
-    while (Done < Buffer.size()) {
-      ssize_t N = ::pread(FD, Buffer.data() + Done, Buffer.size() - Done,
-                          static_cast<off_t>(Done));
+  static std::error_code readRange(int FD, char *To, size_t Done,
+                                   size_t Size) {
+    while (Done < Size) {
+      ssize_t N =
+          ::pread(FD, To + Done, Size - Done, static_cast<off_t>(Done));
       if (N < 0 && errno == EINTR)
         continue;
       if (N <= 0)
@@ -197,16 +223,16 @@ private:
 
   /// Most objects fit the first read, whose short count is the end of the
   /// file: no fstat() for them. Larger files are sized, then mapped or read.
-  std::error_code readOpen(int FD, std::string &Buffer) {
-    Buffer.resize(FirstRead);
+  std::error_code readOpen(int FD, ReadBuffer &Buffer) {
+    char *First = Buffer.reserve(FirstRead, 0);
     ssize_t N;
     do
-      N = ::pread(FD, Buffer.data(), FirstRead, 0);
+      N = ::pread(FD, First, FirstRead, 0);
     while (N < 0 && errno == EINTR);
     if (N < 0)
       return lastError();
     if (static_cast<size_t>(N) < FirstRead) {
-      Data = StringRef(Buffer.data(), N);
+      Data = StringRef(First, N);
       return std::error_code();
     }
     struct stat St;
@@ -222,19 +248,30 @@ private:
       Data = StringRef(static_cast<char *>(P), St.st_size);
       return std::error_code();
     }
-    Buffer.resize(St.st_size);
-    if (std::error_code EC = readRange(FD, Buffer, FirstRead))
+    size_t Size = St.st_size;
+    char *All = Buffer.reserve(Size, FirstRead);
+    if (std::error_code EC = readRange(FD, All, FirstRead, Size))
       return EC;
-    Data = StringRef(Buffer.data(), Buffer.size());
+    Data = StringRef(All, Size);
     return std::error_code();
   }
+
+  Kind K;
   void *Map = nullptr;
   StringRef Data;
 };
 } // namespace
 
+/// The bytes of the thin-archive member at `Path`, read into `In`.
+static llvm::Expected<StringRef> readThinMember(StringRef Path,
+                                                InputBytes &In) {
+  if (std::error_code EC = In.read(Path))
+    return llvm::errorCodeToError(EC);
+  return In.bytes();
+}
+
 Error Scanner::scanFile(StringRef Path, unsigned Input, bool WholeArchive) {
-  InputBytes In;
+  InputBytes In(InputBytes::Kind::Input);
   if (std::error_code EC = In.read(Path))
     return failure("cannot open " + Path + ": " + EC.message());
   ++FilesScanned;
@@ -285,34 +322,38 @@ Error Scanner::scanArchive(llvm::MemoryBufferRef Buf, unsigned Input,
                      llvm::toString(NameOrErr.takeError()));
     }
     std::string Name = *NameOrErr;
-    auto MemberBuf = C.getMemoryBufferRef();
-    if (!MemberBuf) {
+    // A thin member is read as a file of its own: LLVM's Archive would map
+    // each one and keep every mapping until the archive is closed.
+    InputBytes ThinMember(InputBytes::Kind::ThinMember);
+    llvm::Expected<StringRef> Data =
+        Ar.isThin() ? readThinMember(Name, ThinMember) : C.getBuffer();
+    if (!Data) {
       llvm::consumeError(std::move(Err));
       return failure(Buf.getBufferIdentifier() + "(" + Name +
                      "): cannot read archive member: " +
-                     llvm::toString(MemberBuf.takeError()));
+                     llvm::toString(Data.takeError()));
     }
-    StringRef Data = MemberBuf->getBuffer();
     // LLVM checks a member's size against the archive only when it steps
     // to the next member (the fuzzer found this): check before reading.
-    const char *ArBegin = Buf.getBufferStart(), *ArEnd = Buf.getBufferEnd();
-    if (Data.data() >= ArBegin && Data.data() <= ArEnd &&
-        Data.size() > static_cast<size_t>(ArEnd - Data.data())) {
+    const char *ArEnd = Buf.getBufferEnd();
+    if (!Ar.isThin() &&
+        (Data->data() > ArEnd ||
+         Data->size() > static_cast<size_t>(ArEnd - Data->data()))) {
       llvm::consumeError(std::move(Err));
       return failure(Buf.getBufferIdentifier() + ": bad archive: member " +
                      Name + " extends past the end of the archive");
     }
-    if (Ar.isThin() && (Data.data() < ArBegin || Data.data() > ArEnd))
+    if (Ar.isThin())
       ThinMembers.push_back(Name);
     ++MembersScanned;
-    if (llvm::identify_magic(Data) != llvm::file_magic::bitcode &&
-        !Data.starts_with("\x7f"
-                          "ELF"))
+    if (llvm::identify_magic(*Data) != llvm::file_magic::bitcode &&
+        !Data->starts_with("\x7f"
+                           "ELF"))
       continue;
     Unit U{Input, Member,
            addOrigin((Buf.getBufferIdentifier() + "(" + Name + ")").str()),
            !WholeArchive};
-    llvm::MemoryBufferRef Named(Data, Origins[U.Origin]);
+    llvm::MemoryBufferRef Named(*Data, Origins[U.Origin]);
     if (Error E = scanUnit(Named, U)) {
       llvm::consumeError(std::move(Err));
       return E;
