@@ -49,12 +49,10 @@ Error malformed(const llvm::Twine &What) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), What);
 }
 
-std::string recordString(llvm::ArrayRef<uint64_t> Record) {
-  std::string S;
-  S.reserve(Record.size());
+void appendRecordText(llvm::ArrayRef<uint64_t> Record,
+                      llvm::SmallVectorImpl<char> &Text) {
   for (uint64_t C : Record)
-    S.push_back(static_cast<char>(C));
-  return S;
+    Text.push_back(static_cast<char>(C));
 }
 
 /// The bits of `Bytes` from bit `BitNo` on: abbreviation IDs, sub-block
@@ -118,12 +116,13 @@ public:
     return true;
   }
 
-  /// `N` VBR6 fields, one character each, into `Text`. Printable characters
-  /// take two chunks each, so four of them in a row are decoded together
-  /// from the 48 bits that hold them.
-  bool text(uint64_t N, std::string &Text) {
-    Text.resize(N);
-    char *Out = Text.data(), *End = Out + N;
+  /// `N` VBR6 fields, one character each, appended to `Text`. Printable
+  /// characters take two chunks each, so four of them in a row are decoded
+  /// together from the 48 bits that hold them.
+  bool text(uint64_t N, llvm::SmallVectorImpl<char> &Text) {
+    size_t Old = Text.size();
+    Text.resize_for_overwrite(Old + N);
+    char *Out = Text.data() + Old, *End = Out + N;
     while (Out != End) {
       uint64_t Window = window(), C;
       if (End - Out >= 4 && (Window & FourCharEnds) == FourCharMore) {
@@ -237,13 +236,39 @@ struct PendingModule {
   BitcodeTables Tables;
   std::vector<std::pair<uint64_t, uint64_t>> NameRanges;
   std::optional<StringRef> Strtab;
+
+  void clear() {
+    Tables.clear();
+    NameRanges.clear();
+    Strtab.reset();
+  }
+};
+
+/// The modules of one file, in storage the scanning thread keeps.
+class ModuleList {
+public:
+  void reset() { Count = 0; }
+  PendingModule &add() {
+    if (Count == Modules.size())
+      Modules.emplace_back();
+    PendingModule &M = Modules[Count++];
+    M.clear();
+    return M;
+  }
+  llvm::MutableArrayRef<PendingModule> read() {
+    return llvm::MutableArrayRef(Modules).take_front(Count);
+  }
+
+private:
+  std::vector<PendingModule> Modules;
+  size_t Count = 0;
 };
 
 class FileReader {
 public:
   explicit FileReader(StringRef Bytes) : Bytes(Bytes), Cursor(Bytes) {}
 
-  Error read(std::vector<PendingModule> &Modules);
+  Error read(ModuleList &Modules);
 
 private:
   Error readModule(PendingModule &M);
@@ -265,8 +290,11 @@ private:
   llvm::Expected<unsigned> peekCode(unsigned AbbrevID);
   /// Whether a module record is one this reader keeps.
   static bool isRead(uint64_t Code);
-  /// Where a text record of the module goes, or null for other records.
-  static std::string *textOf(uint64_t Code, PendingModule &M);
+  /// Where a text record of the module goes, emptied (section names are
+  /// added to the end), or null for other records.
+  static llvm::SmallVectorImpl<char> *textOf(uint64_t Code, PendingModule &M);
+  /// Ends the text record `Code` just read.
+  static void endText(uint64_t Code, PendingModule &M);
   Error readGlobal(llvm::ArrayRef<uint64_t> Record, unsigned Version,
                    PendingModule &M);
   llvm::Expected<StringRef> readStrtab();
@@ -276,7 +304,7 @@ private:
   llvm::SmallVector<uint64_t, 64> Record;
 };
 
-Error FileReader::read(std::vector<PendingModule> &Modules) {
+Error FileReader::read(ModuleList &Modules) {
   if (!Bytes.starts_with("BC\xC0\xDE"))
     return malformed("not a bitcode file");
   if (Error E = Cursor.JumpToBit(32))
@@ -295,15 +323,15 @@ Error FileReader::read(std::vector<PendingModule> &Modules) {
     if (Entry->Kind != llvm::BitstreamEntry::SubBlock)
       return malformed("malformed top-level block");
     if (Entry->ID == llvm::bitc::MODULE_BLOCK_ID) {
-      Modules.emplace_back();
-      if (Error E = readModule(Modules.back()))
+      if (Error E = readModule(Modules.add()))
         return E;
     } else if (Entry->ID == llvm::bitc::STRTAB_BLOCK_ID) {
       llvm::Expected<StringRef> Strtab = readStrtab();
       if (!Strtab)
         return Strtab.takeError();
       // It names every module before it that has none yet.
-      for (auto M = Modules.rbegin(); M != Modules.rend() && !M->Strtab; ++M)
+      llvm::MutableArrayRef<PendingModule> Read = Modules.read();
+      for (auto M = Read.rbegin(); M != Read.rend() && !M->Strtab; ++M)
         M->Strtab = *Strtab;
     } else if (Error E = Cursor.SkipBlock()) {
       return E;
@@ -365,17 +393,25 @@ Error FileReader::leaveModule(uint64_t EndBlockBit) {
   return Error::success();
 }
 
-std::string *FileReader::textOf(uint64_t Code, PendingModule &M) {
+llvm::SmallVectorImpl<char> *FileReader::textOf(uint64_t Code,
+                                                PendingModule &M) {
   switch (Code) {
   case llvm::bitc::MODULE_CODE_TRIPLE:
+    M.Tables.Triple.clear();
     return &M.Tables.Triple;
   case llvm::bitc::MODULE_CODE_ASM:
+    M.Tables.Asm.clear();
     return &M.Tables.Asm;
   case llvm::bitc::MODULE_CODE_SECTIONNAME:
-    return &M.Tables.Sections.emplace_back();
+    return &M.Tables.SectionText;
   default:
     return nullptr;
   }
+}
+
+void FileReader::endText(uint64_t Code, PendingModule &M) {
+  if (Code == llvm::bitc::MODULE_CODE_SECTIONNAME)
+    M.Tables.SectionEnds.push_back(M.Tables.SectionText.size());
 }
 
 Error FileReader::defineAbbrev(Bits &In) {
@@ -406,8 +442,10 @@ llvm::Expected<uint64_t> FileReader::readOnCursor(unsigned AbbrevID,
     return Cursor.skipRecord(AbbrevID);
   if (Error E = Cursor.readRecord(AbbrevID, Record).takeError())
     return std::move(E);
-  if (std::string *Text = textOf(*Code, M))
-    *Text = recordString(Record);
+  if (llvm::SmallVectorImpl<char> *Text = textOf(*Code, M)) {
+    appendRecordText(Record, *Text);
+    endText(*Code, M);
+  }
   return *Code;
 }
 
@@ -421,8 +459,9 @@ llvm::Expected<uint64_t> FileReader::readUnabbreviated(Bits &In,
   bool Ok;
   if (!isRead(Code)) {
     Ok = In.skip(NumFields);
-  } else if (std::string *Text = textOf(Code, M)) {
+  } else if (llvm::SmallVectorImpl<char> *Text = textOf(Code, M)) {
     Ok = In.text(NumFields, *Text);
+    endText(Code, M);
   } else {
     // Of a global variable, the fields up to its section; the rest are
     // passed over.
@@ -487,14 +526,14 @@ Error FileReader::readGlobal(llvm::ArrayRef<uint64_t> Record, unsigned Version,
   uint64_t InitId = Record[Skip + 2], Section = Record[Skip + 5];
   if (!InitId || !Section)
     return Error::success();
-  if (Section - 1 >= M.Tables.Sections.size())
+  if (Section - 1 >= M.Tables.numSections())
     return malformed("global variable with an unknown section");
   // LLVM takes an empty section name for none.
-  if (M.Tables.Sections[Section - 1].empty())
+  if (M.Tables.section(Section - 1).empty())
     return Error::success();
   if (Version < 2)
     return malformed("a global variable in section '" +
-                     M.Tables.Sections[Section - 1] +
+                     M.Tables.section(Section - 1) +
                      "' in bitcode from before LLVM 5.0: rebuild the file "
                      "with a current clang");
   M.Tables.Globals.push_back({StringRef(), static_cast<unsigned>(Section - 1)});
@@ -538,14 +577,15 @@ Error readBitcodeTables(llvm::MemoryBufferRef Buf,
   if (llvm::isBitcodeWrapper(Begin, End) &&
       llvm::SkipBitcodeWrapperHeader(Begin, End, /*VerifyBufferSize=*/true))
     return malformed("malformed bitcode wrapper header");
-  std::vector<PendingModule> Modules;
+  thread_local ModuleList Modules;
+  Modules.reset();
   FileReader Reader(StringRef(reinterpret_cast<const char *>(Begin),
                               static_cast<size_t>(End - Begin)));
   if (Error E = Reader.read(Modules))
     return E;
-  if (Modules.empty())
+  if (Modules.read().empty())
     return malformed("no module in the file");
-  for (PendingModule &M : Modules) {
+  for (PendingModule &M : Modules.read()) {
     if (!M.NameRanges.empty() && !M.Strtab)
       return malformed("module without a string table");
     for (size_t I = 0; I < M.NameRanges.size(); ++I) {

@@ -12,28 +12,43 @@
 #define KLTO_LD_BITCODETABLES_H
 
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBufferRef.h"
 
-#include <string>
 #include <vector>
 
 namespace klto::ld {
 
-/// One module of a bitcode file, as far as the scanner reads it.
+/// One module of a bitcode file, as far as the scanner reads it. Each
+/// scanning thread reuses its modules' storage from file to file.
 struct BitcodeTables {
-  std::string Triple;
-  std::string Asm;
-  /// The section names global variables refer to.
-  std::vector<std::string> Sections;
+  llvm::SmallString<64> Triple;
+  llvm::SmallString<0> Asm;
+  /// The section names global variables refer to, end to end.
+  llvm::SmallString<0> SectionText;
+  std::vector<size_t> SectionEnds;
   /// A global variable definition with a section: its name (in the file's
-  /// string table; empty for an unnamed one) and its index in Sections.
+  /// string table; empty for an unnamed one) and its section's index.
   struct Global {
     llvm::StringRef Name;
     unsigned Section;
   };
   std::vector<Global> Globals;
+
+  size_t numSections() const { return SectionEnds.size(); }
+  llvm::StringRef section(unsigned I) const {
+    size_t Begin = I ? SectionEnds[I - 1] : 0;
+    return llvm::StringRef(SectionText).slice(Begin, SectionEnds[I]);
+  }
+  void clear() {
+    Triple.clear();
+    Asm.clear();
+    SectionText.clear();
+    SectionEnds.clear();
+    Globals.clear();
+  }
 };
 
 /// Calls `F` with each module of the bitcode file `Buf`, in file order,

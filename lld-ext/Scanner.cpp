@@ -574,7 +574,7 @@ Error Scanner::scanBitcode(llvm::MemoryBufferRef Buf, const Unit &U) {
     // The code generator emits module asm before any global.
     scanModuleAsm(M.Asm, M.Triple, U, Seq);
     for (const BitcodeTables::Global &G : M.Globals)
-      if (std::optional<klto_entry> E = tableEntry(M.Sections[G.Section]))
+      if (std::optional<klto_entry> E = tableEntry(M.section(G.Section)))
         addEntry(*E, G.Name, !G.Name.empty(), U, Seq++);
   });
   if (Err)
