@@ -21,8 +21,9 @@
 // every function it declares or defines unabbreviated, each field a VBR6.
 // Those records and the sub-blocks between them are most of what this
 // reader reads, so the module block is walked here straight from the bytes
-// (Bits); BitstreamCursor is left to what is rare there: abbreviation
-// definitions, abbreviated records, and the block's end.
+// (Bits), its abbreviations and abbreviated records included;
+// BitstreamCursor walks the top-level blocks, enters and leaves the module
+// block, and reads STRTAB.
 //
 //===----------------------------------------------------------------------===//
 #include "BitcodeTables.h"
@@ -73,11 +74,46 @@ public:
     return advance(Width);
   }
 
+  /// A fixed-width field of at most 64 bits.
+  bool wide(unsigned Width, uint64_t &Value) {
+    if (Width <= 32)
+      return fixed(Width, Value);
+    uint64_t High;
+    if (Width > 64 || !fixed(32, Value) || !fixed(Width - 32, High))
+      return false;
+    Value |= High << 32;
+    return true;
+  }
+
+  /// A VBR of `Width`-bit chunks (2 to 32 bits), whose value fits 64 bits.
+  bool vbr(unsigned Width, uint64_t &Value) {
+    if (Width < 2 || Width > 32)
+      return false;
+    Value = 0;
+    const uint64_t More = uint64_t(1) << (Width - 1);
+    for (unsigned Shift = 0; Shift < 64; Shift += Width - 1) {
+      uint64_t Chunk;
+      if (!fixed(Width, Chunk))
+        return false;
+      Value |= (Chunk & (More - 1)) << Shift;
+      if (!(Chunk & More))
+        return true;
+    }
+    return false;
+  }
+
+  /// Passes over `N` bits.
+  bool pass(uint64_t N) { return advance(N); }
+
+  /// Moves on to the next multiple of 32 bits, where blobs and blocks
+  /// start.
+  bool alignTo32() { return advance((32 - BitNo % 32) % 32); }
+
   /// Passes over a sub-block, its ENTER_SUBBLOCK abbreviation ID read:
   /// [block id (VBR8), abbreviation width (VBR4), <align 32>, length in
   /// 32-bit words, the block].
   bool skipBlock() {
-    if (!skipVbr32(8) || !skipVbr32(4) || !advance((32 - BitNo % 32) % 32))
+    if (!skipVbr32(8) || !skipVbr32(4) || !alignTo32())
       return false;
     uint64_t Words;
     if (!fixed(32, Words) || !bitsLeft())
@@ -277,17 +313,19 @@ private:
   /// The module records at `In`, after their abbreviation ID: read if
   /// isRead(their code), else passed over, and `In` moved past them. They
   /// return the code; a text record goes into its string of `M`, any other
-  /// into Record. The cursor reads abbreviated records (readOnCursor, from
-  /// where it stands).
+  /// into Record.
   llvm::Expected<uint64_t> readUnabbreviated(Bits &In, PendingModule &M);
   llvm::Expected<uint64_t> readAbbreviated(unsigned AbbrevID, Bits &In,
                                            PendingModule &M);
-  llvm::Expected<uint64_t> readOnCursor(unsigned AbbrevID, PendingModule &M);
-  /// An abbreviation definition at `In`, read into the cursor.
+  /// The operands of an abbreviated record after its code, into Record if
+  /// `Keep`.
+  Error readOperands(llvm::ArrayRef<llvm::BitCodeAbbrevOp> Ops, bool Keep,
+                     Bits &In);
+  /// An abbreviation definition at `In`, added to the module's.
   Error defineAbbrev(Bits &In);
-  /// The code of the abbreviated record `AbbrevID` starts, the cursor left
-  /// at its start.
-  llvm::Expected<unsigned> peekCode(unsigned AbbrevID);
+  /// The operands of abbreviation `AbbrevID` of the module.
+  llvm::Expected<llvm::ArrayRef<llvm::BitCodeAbbrevOp>>
+  abbrev(uint64_t AbbrevID) const;
   /// Whether a module record is one this reader keeps.
   static bool isRead(uint64_t Code);
   /// Where a text record of the module goes, emptied (section names are
@@ -302,6 +340,9 @@ private:
   StringRef Bytes;
   llvm::BitstreamCursor Cursor;
   llvm::SmallVector<uint64_t, 64> Record;
+  /// The module block's abbreviations, end to end, and where each starts.
+  llvm::SmallVector<llvm::BitCodeAbbrevOp, 32> AbbrevOps;
+  llvm::SmallVector<unsigned, 8> AbbrevStarts;
 };
 
 Error FileReader::read(ModuleList &Modules) {
@@ -345,6 +386,8 @@ Error FileReader::readModule(PendingModule &M) {
     return E;
   const unsigned Width = Cursor.getAbbrevIDWidth();
   Bits In(Bytes, Cursor.GetCurrentBitNo());
+  AbbrevOps.clear();
+  AbbrevStarts.clear();
   unsigned Version = 0;
   for (;;) {
     uint64_t Start = In.bitNo(), AbbrevID;
@@ -415,38 +458,146 @@ void FileReader::endText(uint64_t Code, PendingModule &M) {
 }
 
 Error FileReader::defineAbbrev(Bits &In) {
-  if (Error E = Cursor.JumpToBit(In.bitNo()))
-    return E;
-  if (Error E = Cursor.ReadAbbrevRecord())
-    return E;
-  In = Bits(Bytes, Cursor.GetCurrentBitNo());
+  // [number of operands (VBR5), operands: a literal (1, VBR8) or an
+  //  encoding (0, fixed 3) with a width (VBR5) for Fixed and VBR]
+  using Op = llvm::BitCodeAbbrevOp;
+  uint64_t NumOps;
+  if (!In.vbr(5, NumOps) || NumOps == 0 || NumOps > In.bitsLeft())
+    return malformed("malformed abbreviation");
+  AbbrevStarts.push_back(AbbrevOps.size());
+  for (uint64_t I = 0; I < NumOps; ++I) {
+    uint64_t IsLiteral, Value, Encoding;
+    if (!In.fixed(1, IsLiteral))
+      return malformed("malformed abbreviation");
+    if (IsLiteral) {
+      if (!In.vbr(8, Value))
+        return malformed("malformed abbreviation");
+      AbbrevOps.emplace_back(Value);
+      continue;
+    }
+    if (!In.fixed(3, Encoding) || !Op::isValidEncoding(Encoding))
+      return malformed("abbreviation with an unknown encoding");
+    auto E = static_cast<Op::Encoding>(Encoding);
+    if (!Op::hasEncodingData(E)) {
+      AbbrevOps.emplace_back(E);
+      continue;
+    }
+    if (!In.vbr(5, Value))
+      return malformed("malformed abbreviation");
+    // As LLVM's reader takes them: a field of no bits is a literal 0.
+    if (Value == 0) {
+      AbbrevOps.emplace_back(uint64_t(0));
+      continue;
+    }
+    if (Value > (E == Op::Fixed ? 64 : 32) || (E == Op::VBR && Value < 2))
+      return malformed("abbreviation with a field too wide or too narrow");
+    AbbrevOps.emplace_back(E, Value);
+  }
   return Error::success();
+}
+
+llvm::Expected<llvm::ArrayRef<llvm::BitCodeAbbrevOp>>
+FileReader::abbrev(uint64_t AbbrevID) const {
+  uint64_t I = AbbrevID - llvm::bitc::FIRST_APPLICATION_ABBREV;
+  if (I >= AbbrevStarts.size())
+    return malformed("record with an undefined abbreviation");
+  size_t End =
+      I + 1 < AbbrevStarts.size() ? AbbrevStarts[I + 1] : AbbrevOps.size();
+  return llvm::ArrayRef(AbbrevOps).slice(AbbrevStarts[I],
+                                         End - AbbrevStarts[I]);
+}
+
+/// One scalar operand (Fixed, VBR or Char6).
+static bool readScalar(const llvm::BitCodeAbbrevOp &Op, Bits &In,
+                       uint64_t &Value) {
+  switch (Op.getEncoding()) {
+  case llvm::BitCodeAbbrevOp::Fixed:
+    return In.wide(static_cast<unsigned>(Op.getEncodingData()), Value);
+  case llvm::BitCodeAbbrevOp::VBR:
+    return In.vbr(static_cast<unsigned>(Op.getEncodingData()), Value);
+  case llvm::BitCodeAbbrevOp::Char6:
+    if (!In.fixed(6, Value))
+      return false;
+    Value = static_cast<unsigned char>(
+        llvm::BitCodeAbbrevOp::DecodeChar6(static_cast<unsigned>(Value)));
+    return true;
+  default:
+    return false;
+  }
 }
 
 llvm::Expected<uint64_t>
 FileReader::readAbbreviated(unsigned AbbrevID, Bits &In, PendingModule &M) {
-  if (Error E = Cursor.JumpToBit(In.bitNo()))
+  llvm::Expected<llvm::ArrayRef<llvm::BitCodeAbbrevOp>> Ops = abbrev(AbbrevID);
+  if (!Ops)
+    return Ops.takeError();
+  const llvm::BitCodeAbbrevOp &First = Ops->front();
+  uint64_t Code;
+  if (First.isLiteral())
+    Code = First.getLiteralValue();
+  else if (!readScalar(First, In, Code))
+    return malformed("malformed abbreviated record code");
+  Record.clear();
+  bool Keep = isRead(Code);
+  if (Error E = readOperands(Ops->drop_front(), Keep, In))
     return std::move(E);
-  llvm::Expected<uint64_t> Code = readOnCursor(AbbrevID, M);
-  In = Bits(Bytes, Cursor.GetCurrentBitNo());
+  if (llvm::SmallVectorImpl<char> *Text = Keep ? textOf(Code, M) : nullptr) {
+    appendRecordText(Record, *Text);
+    endText(Code, M);
+  }
   return Code;
 }
 
-llvm::Expected<uint64_t> FileReader::readOnCursor(unsigned AbbrevID,
-                                                  PendingModule &M) {
-  Record.clear();
-  llvm::Expected<unsigned> Code = peekCode(AbbrevID);
-  if (!Code)
-    return Code.takeError();
-  if (!isRead(*Code))
-    return Cursor.skipRecord(AbbrevID);
-  if (Error E = Cursor.readRecord(AbbrevID, Record).takeError())
-    return std::move(E);
-  if (llvm::SmallVectorImpl<char> *Text = textOf(*Code, M)) {
-    appendRecordText(Record, *Text);
-    endText(*Code, M);
+Error FileReader::readOperands(llvm::ArrayRef<llvm::BitCodeAbbrevOp> Ops,
+                               bool Keep, Bits &In) {
+  using Op = llvm::BitCodeAbbrevOp;
+  for (size_t I = 0; I < Ops.size(); ++I) {
+    uint64_t Value, N;
+    if (Ops[I].isLiteral()) {
+      Value = Ops[I].getLiteralValue();
+    } else if (Ops[I].getEncoding() == Op::Array) {
+      // [length (VBR6), elements], the element's operand last.
+      if (I + 2 != Ops.size() || Ops[I + 1].isLiteral() ||
+          Ops[I + 1].getEncoding() == Op::Array ||
+          Ops[I + 1].getEncoding() == Op::Blob)
+        return malformed("malformed array abbreviation");
+      if (!In.vbr(6, N) || N > In.bitsLeft())
+        return malformed("malformed array");
+      const Op &Element = Ops[I + 1];
+      // Elements of a fixed width are passed over at once.
+      if (!Keep && Element.getEncoding() != Op::VBR) {
+        uint64_t Width =
+            Element.getEncoding() == Op::Char6 ? 6 : Element.getEncodingData();
+        if (!In.pass(N * Width))
+          return malformed("malformed array");
+        return Error::success();
+      }
+      for (uint64_t J = 0; J < N; ++J) {
+        if (!readScalar(Element, In, Value))
+          return malformed("malformed array");
+        if (Keep)
+          Record.push_back(Value);
+      }
+      return Error::success();
+    } else if (Ops[I].getEncoding() == Op::Blob) {
+      // [length (VBR6), <align 32>, bytes, <align 32>], the last operand.
+      if (I + 1 != Ops.size() || !In.vbr(6, N) || !In.alignTo32() ||
+          N > In.bitsLeft() / 8)
+        return malformed("malformed blob");
+      uint64_t Start = In.bitNo() / 8;
+      if (Keep)
+        for (uint64_t J = 0; J < N; ++J)
+          Record.push_back(static_cast<unsigned char>(Bytes[Start + J]));
+      if (!In.pass(N * 8) || !In.alignTo32())
+        return malformed("malformed blob");
+      return Error::success();
+    } else if (!readScalar(Ops[I], In, Value)) {
+      return malformed("malformed abbreviated record");
+    }
+    if (Keep)
+      Record.push_back(Value);
   }
-  return *Code;
+  return Error::success();
 }
 
 llvm::Expected<uint64_t> FileReader::readUnabbreviated(Bits &In,
@@ -491,27 +642,6 @@ bool FileReader::isRead(uint64_t Code) {
   default:
     return false;
   }
-}
-
-llvm::Expected<unsigned> FileReader::peekCode(unsigned AbbrevID) {
-  llvm::Expected<const llvm::BitCodeAbbrev *> Abbrev =
-      Cursor.getAbbrev(AbbrevID);
-  if (!Abbrev)
-    return Abbrev.takeError();
-  if (!(*Abbrev)->getNumOperandInfos())
-    return malformed("abbreviation without operands");
-  const llvm::BitCodeAbbrevOp &Op = (*Abbrev)->getOperandInfo(0);
-  if (Op.isLiteral())
-    return static_cast<unsigned>(Op.getLiteralValue());
-  // The code is the record's first field: read it, then step back.
-  uint64_t Start = Cursor.GetCurrentBitNo();
-  llvm::Expected<unsigned> Code = Cursor.readRecord(AbbrevID, Record);
-  if (!Code)
-    return Code.takeError();
-  Record.clear();
-  if (Error E = Cursor.JumpToBit(Start))
-    return std::move(E);
-  return *Code;
 }
 
 Error FileReader::readGlobal(llvm::ArrayRef<uint64_t> Record, unsigned Version,

@@ -207,11 +207,9 @@ private:
 
   /// Reads [Done, Size) of the file into `To`; an EOF before `Size` is an
   /// I/O error.
-  static std::error_code readRange(int FD, char *To, size_t Done,
-                                   size_t Size) {
+  static std::error_code readRange(int FD, char *To, size_t Done, size_t Size) {
     while (Done < Size) {
-      ssize_t N =
-          ::pread(FD, To + Done, Size - Done, static_cast<off_t>(Done));
+      ssize_t N = ::pread(FD, To + Done, Size - Done, static_cast<off_t>(Done));
       if (N < 0 && errno == EINTR)
         continue;
       if (N <= 0)
