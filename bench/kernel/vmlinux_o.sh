@@ -15,6 +15,8 @@
 # is mostly waiting), and whether the two vmlinux.o have their initcall
 # entries in the same order.
 set -euo pipefail
+# shellcheck source=bench/kernel/lib.sh
+. "$(dirname "$0")/lib.sh"
 out=$(cd "$1" && pwd)
 build=$(cd "$2" && pwd)
 rounds=${3:-3}
@@ -22,15 +24,12 @@ rounds=${3:-3}
 # shellcheck source=/dev/null
 . "$build/llvm.env"
 llvm=$KLTO_LLVM_BINDIR
-src=$(sed -n 's/^include \(.*\)\/Makefile$/\1/p' "$out/Makefile")
+src=$(kernel_source "$out")
 perl_script=$src/scripts/generate_initcall_order.pl
 [ -f "$perl_script" ] || { echo "vmlinux_o.sh: cannot find the kernel source of $out" >&2; exit 1; }
 cd "$out"
-# "--whole-archive vmlinux.a ... --end-group" from kbuild's own command
-# (on x86_64 objtool follows it, after a ";").
-# 6.3 on names it savedcmd_vmlinux.o.
-cmd=$(sed -n 's/^\(saved\)\{0,1\}cmd_vmlinux.o := //p' .vmlinux.o.cmd)
-inputs=$(echo "$cmd" | sed -n 's/^.* -r -o vmlinux.o *\([^;]*\).*$/\1/p' | sed 's/-T [^ ]*//')
+cmd=$(vmlinux_o_cmd .)
+inputs=$(vmlinux_o_inputs .)
 case $cmd in
   *elf_x86_64*) flags="-m elf_x86_64 -z noexecstack" ;;
   *) flags="-EL -maarch64elf -z norelro -z noexecstack" ;;
@@ -38,15 +37,6 @@ esac
 archives=$(echo "$inputs" | tr ' ' '\n' | grep '\.a$')
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-
-# secs <cmd...>: "<wall> <cpu>" seconds of the command and its children.
-secs() {
-  local TIMEFORMAT='%R %U %S' t
-  t=$( { time "$@" >/dev/null 2>&1; } 2>&1 ) || return 1
-  echo "$t" | awk '{printf "%.3f %.3f\n", $1, $2 + $3}'
-}
-# stats <column>: min / median of one column (1: wall, 2: CPU).
-stats() { awk -v c="$1" '{print $c}' | sort -n | awk '{a[NR]=$1} END {printf "%.2f / %.2f", a[1], a[int((NR+1)/2)]}'; }
 
 for r in $(seq "$rounds"); do
   secs env NM=$llvm/llvm-nm objtree=. perl "$perl_script" $archives >>"$tmp/perl.t" \
