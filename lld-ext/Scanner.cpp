@@ -27,6 +27,7 @@
 #include <cerrno>
 #include <cstring>
 #include <string>
+#include <tuple>
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -107,38 +108,55 @@ void Scanner::merge(std::unique_ptr<Scanner> PartPtr) {
   SawEagerBitcode |= Part.SawEagerBitcode;
   ThinMembers.insert(ThinMembers.end(), Part.ThinMembers.begin(),
                      Part.ThinMembers.end());
+  DeferredMembers.insert(DeferredMembers.end(),
+                         std::make_move_iterator(Part.DeferredMembers.begin()),
+                         std::make_move_iterator(Part.DeferredMembers.end()));
   FilesScanned += Part.FilesScanned;
   MembersScanned += Part.MembersScanned;
   // The part's arena holds the entries and their strings.
   Parts.push_back(std::move(PartPtr));
 }
 
+void Scanner::mergeAll(std::vector<std::unique_ptr<Scanner>> &Parts) {
+  size_t Total = Entries.size();
+  for (const std::unique_ptr<Scanner> &P : Parts)
+    Total += P->Entries.size();
+  Entries.reserve(Total);
+  for (std::unique_ptr<Scanner> &P : Parts)
+    merge(std::move(P));
+}
+
+/// How many runs `N` files or members are scanned in: a few runs of
+/// consecutive ones, one scanner each, merged in order. A scanner per file
+/// cost an allocator slab per file, which grew and shrank the threads'
+/// malloc arenas a page at a time.
+static size_t runs(size_t N) {
+  size_t Threads = llvm::parallel::strategy.compute_thread_count();
+  return std::min<size_t>(N, 4 * std::max<size_t>(Threads, 1));
+}
+
+/// The files or members [begin, end) of run `R` of `Runs`.
+static std::pair<size_t, size_t> run(size_t R, size_t Runs, size_t N) {
+  return {N * R / Runs, N * (R + 1) / Runs};
+}
+
 std::vector<std::string>
 Scanner::scanFiles(llvm::ArrayRef<std::pair<std::string, bool>> Files) {
-  // A few runs of consecutive files, one scanner each, merged in order: a
-  // scanner per file cost an allocator slab per file, which grew and
-  // shrank the threads' malloc arenas a page at a time.
-  size_t Threads = llvm::parallel::strategy.compute_thread_count();
-  size_t Runs =
-      std::min<size_t>(Files.size(), 4 * std::max<size_t>(Threads, 1));
-  std::vector<std::unique_ptr<Scanner>> Results(Runs);
+  std::vector<std::unique_ptr<Scanner>> Results(runs(Files.size()));
   std::vector<std::string> Errors(Files.size());
-  llvm::parallelFor(0, Runs, [&](size_t R) {
+  llvm::parallelFor(0, Results.size(), [&](size_t R) {
     Results[R] = std::make_unique<Scanner>(Tables);
     Results[R]->WantSymbols = WantSymbols;
-    for (size_t I = Files.size() * R / Runs, E = Files.size() * (R + 1) / Runs;
-         I < E; ++I)
+    Results[R]->DeferThinMembers = true;
+    auto [Begin, End] = run(R, Results.size(), Files.size());
+    for (size_t I = Begin; I < End; ++I)
       if (!Files[I].first.empty())
         if (Error Err =
                 Results[R]->scanFile(Files[I].first, I, Files[I].second))
           Errors[I] = llvm::toString(std::move(Err));
   });
-  size_t Total = Entries.size();
-  for (const std::unique_ptr<Scanner> &R : Results)
-    Total += R->Entries.size();
-  Entries.reserve(Total);
-  for (std::unique_ptr<Scanner> &R : Results)
-    merge(std::move(R));
+  mergeAll(Results);
+  scanDeferredMembers(Errors);
   std::vector<std::string> Failed;
   for (std::string &E : Errors)
     if (!E.empty())
@@ -260,14 +278,6 @@ private:
 };
 } // namespace
 
-/// The bytes of the thin-archive member at `Path`, read into `In`.
-static llvm::Expected<StringRef> readThinMember(StringRef Path,
-                                                InputBytes &In) {
-  if (std::error_code EC = In.read(Path))
-    return llvm::errorCodeToError(EC);
-  return In.bytes();
-}
-
 Error Scanner::scanFile(StringRef Path, unsigned Input, bool WholeArchive) {
   InputBytes In(InputBytes::Kind::Input);
   if (std::error_code EC = In.read(Path))
@@ -310,6 +320,7 @@ Error Scanner::scanArchive(llvm::MemoryBufferRef Buf, unsigned Input,
   unsigned Member = 0;
   for (const llvm::object::Archive::Child &C : Ar.children(Err)) {
     ++Member;
+    ++MembersScanned;
     // A thin member's name is a path of its own, relative to the archive.
     auto NameOrErr = Ar.isThin() ? C.getFullName()
                                  : llvm::Expected<std::string>(C.getName());
@@ -319,40 +330,21 @@ Error Scanner::scanArchive(llvm::MemoryBufferRef Buf, unsigned Input,
                      llvm::Twine(Member) + ": " +
                      llvm::toString(NameOrErr.takeError()));
     }
-    std::string Name = *NameOrErr;
-    // A thin member is read as a file of its own: LLVM's Archive would map
-    // each one and keep every mapping until the archive is closed.
-    InputBytes ThinMember(InputBytes::Kind::ThinMember);
-    llvm::Expected<StringRef> Data =
-        Ar.isThin() ? readThinMember(Name, ThinMember) : C.getBuffer();
-    if (!Data) {
-      llvm::consumeError(std::move(Err));
-      return failure(Buf.getBufferIdentifier() + "(" + Name +
-                     "): cannot read archive member: " +
-                     llvm::toString(Data.takeError()));
+    std::string Label =
+        (Buf.getBufferIdentifier() + "(" + *NameOrErr + ")").str();
+    Error E = Error::success();
+    if (Ar.isThin()) {
+      ThinMembers.push_back(*NameOrErr);
+      ThinMember M{*NameOrErr, std::move(Label), Input, Member, !WholeArchive};
+      if (DeferThinMembers)
+        DeferredMembers.push_back(std::move(M));
+      else
+        E = scanThinMember(M);
+    } else {
+      E = scanArchivedMember(C.getBuffer(), Buf, *NameOrErr, Label, Input,
+                             Member, !WholeArchive);
     }
-    // LLVM checks a member's size against the archive only when it steps
-    // to the next member (the fuzzer found this): check before reading.
-    const char *ArEnd = Buf.getBufferEnd();
-    if (!Ar.isThin() &&
-        (Data->data() > ArEnd ||
-         Data->size() > static_cast<size_t>(ArEnd - Data->data()))) {
-      llvm::consumeError(std::move(Err));
-      return failure(Buf.getBufferIdentifier() + ": bad archive: member " +
-                     Name + " extends past the end of the archive");
-    }
-    if (Ar.isThin())
-      ThinMembers.push_back(Name);
-    ++MembersScanned;
-    if (llvm::identify_magic(*Data) != llvm::file_magic::bitcode &&
-        !Data->starts_with("\x7f"
-                           "ELF"))
-      continue;
-    Unit U{Input, Member,
-           addOrigin((Buf.getBufferIdentifier() + "(" + Name + ")").str()),
-           !WholeArchive};
-    llvm::MemoryBufferRef Named(*Data, Origins[U.Origin]);
-    if (Error E = scanUnit(Named, U)) {
+    if (E) {
       llvm::consumeError(std::move(Err));
       return E;
     }
@@ -361,6 +353,68 @@ Error Scanner::scanArchive(llvm::MemoryBufferRef Buf, unsigned Input,
     return failure(Buf.getBufferIdentifier() +
                    ": bad archive: " + llvm::toString(std::move(Err)));
   return Error::success();
+}
+
+Error Scanner::scanArchivedMember(llvm::Expected<StringRef> Data,
+                                  llvm::MemoryBufferRef Archive, StringRef Name,
+                                  StringRef Label, unsigned Input,
+                                  unsigned Member, bool Lazy) {
+  if (!Data)
+    return failure(Label + ": cannot read archive member: " +
+                   llvm::toString(Data.takeError()));
+  // LLVM checks a member's size against the archive only when it steps
+  // to the next member (the fuzzer found this): check before reading.
+  const char *ArEnd = Archive.getBufferEnd();
+  if (Data->data() > ArEnd ||
+      Data->size() > static_cast<size_t>(ArEnd - Data->data()))
+    return failure(Archive.getBufferIdentifier() + ": bad archive: member " +
+                   Name + " extends past the end of the archive");
+  return scanMember(*Data, Label, Input, Member, Lazy);
+}
+
+Error Scanner::scanThinMember(const ThinMember &M) {
+  // Read as a file of its own: LLVM's Archive would map each member and
+  // keep every mapping until the archive is closed.
+  InputBytes In(InputBytes::Kind::ThinMember);
+  if (std::error_code EC = In.read(M.Path))
+    return failure(M.Label + ": cannot read archive member: " + EC.message());
+  return scanMember(In.bytes(), M.Label, M.Input, M.Member, M.Lazy);
+}
+
+Error Scanner::scanMember(StringRef Data, StringRef Label, unsigned Input,
+                          unsigned Member, bool Lazy) {
+  if (llvm::identify_magic(Data) != llvm::file_magic::bitcode &&
+      !Data.starts_with("\x7f"
+                        "ELF"))
+    return Error::success();
+  Unit U{Input, Member, addOrigin(Label), Lazy};
+  return scanUnit(llvm::MemoryBufferRef(Data, Origins[U.Origin]), U);
+}
+
+void Scanner::scanDeferredMembers(std::vector<std::string> &Errors) {
+  std::vector<ThinMember> Members = std::move(DeferredMembers);
+  DeferredMembers.clear();
+  std::vector<std::unique_ptr<Scanner>> Results(runs(Members.size()));
+  std::vector<std::string> MemberErrors(Members.size());
+  llvm::parallelFor(0, Results.size(), [&](size_t R) {
+    Results[R] = std::make_unique<Scanner>(Tables);
+    Results[R]->WantSymbols = WantSymbols;
+    auto [Begin, End] = run(R, Results.size(), Members.size());
+    for (size_t I = Begin; I < End; ++I)
+      if (Error Err = Results[R]->scanThinMember(Members[I]))
+        MemberErrors[I] = llvm::toString(std::move(Err));
+  });
+  mergeAll(Results);
+  // Back into file order, which the scanner reports entries in: the
+  // members' entries came after those of every other file.
+  std::sort(Entries.begin(), Entries.end(),
+            [](const klto_entry *A, const klto_entry *B) {
+              return std::tie(A->input, A->member, A->seq) <
+                     std::tie(B->input, B->member, B->seq);
+            });
+  for (size_t I = 0; I < Members.size(); ++I)
+    if (!MemberErrors[I].empty() && Errors[Members[I].Input].empty())
+      Errors[Members[I].Input] = std::move(MemberErrors[I]);
 }
 
 Error Scanner::scanELF(llvm::MemoryBufferRef Buf, const Unit &U) {

@@ -71,8 +71,35 @@ public:
 
 private:
   struct Unit;
+  /// A thin-archive member scanFiles reads later, in parallel with the
+  /// others: its archive's members would otherwise be read one after the
+  /// other by the thread that reads the archive.
+  struct ThinMember {
+    std::string Path, Label;
+    unsigned Input, Member;
+    bool Lazy;
+  };
+  /// Whether scanArchive leaves thin members in DeferredMembers.
+  bool DeferThinMembers = false;
+  std::vector<ThinMember> DeferredMembers;
+
   /// Takes over what another scanner found, after what this one has.
   void merge(std::unique_ptr<Scanner> Part);
+  /// merge() of each part, in order.
+  void mergeAll(std::vector<std::unique_ptr<Scanner>> &Parts);
+  /// Scans the deferred thin members in parallel, a run of them per
+  /// scanner, and takes over what they hold; a member that cannot be read
+  /// sets its file's message in `Errors` (indexed by input), if none yet.
+  void scanDeferredMembers(std::vector<std::string> &Errors);
+  llvm::Error scanThinMember(const ThinMember &M);
+  /// A member stored in the archive `Archive`; `Data` is its bytes.
+  llvm::Error scanArchivedMember(llvm::Expected<llvm::StringRef> Data,
+                                 llvm::MemoryBufferRef Archive,
+                                 llvm::StringRef Name, llvm::StringRef Label,
+                                 unsigned Input, unsigned Member, bool Lazy);
+  /// The member `Data` of an archive, named `Label` in messages.
+  llvm::Error scanMember(llvm::StringRef Data, llvm::StringRef Label,
+                         unsigned Input, unsigned Member, bool Lazy);
   llvm::Error scanUnit(llvm::MemoryBufferRef Buf, const Unit &U);
   llvm::Error scanArchive(llvm::MemoryBufferRef Buf, unsigned Input,
                           bool WholeArchive);
