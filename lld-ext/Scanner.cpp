@@ -332,18 +332,13 @@ Error Scanner::scanArchive(llvm::MemoryBufferRef Buf, unsigned Input,
     }
     std::string Label =
         (Buf.getBufferIdentifier() + "(" + *NameOrErr + ")").str();
-    Error E = Error::success();
-    if (Ar.isThin()) {
+    if (Ar.isThin())
       ThinMembers.push_back(*NameOrErr);
-      ThinMember M{*NameOrErr, std::move(Label), Input, Member, !WholeArchive};
-      if (DeferThinMembers)
-        DeferredMembers.push_back(std::move(M));
-      else
-        E = scanThinMember(M);
-    } else {
-      E = scanArchivedMember(C.getBuffer(), Buf, *NameOrErr, Label, Input,
-                             Member, !WholeArchive);
-    }
+    Error E = Ar.isThin()
+                  ? addThinMember({*NameOrErr, std::move(Label), Input, Member,
+                                   !WholeArchive})
+                  : scanArchivedMember(C.getBuffer(), Buf, *NameOrErr, Label,
+                                       Input, Member, !WholeArchive);
     if (E) {
       llvm::consumeError(std::move(Err));
       return E;
@@ -370,6 +365,13 @@ Error Scanner::scanArchivedMember(llvm::Expected<StringRef> Data,
     return failure(Archive.getBufferIdentifier() + ": bad archive: member " +
                    Name + " extends past the end of the archive");
   return scanMember(*Data, Label, Input, Member, Lazy);
+}
+
+Error Scanner::addThinMember(ThinMember M) {
+  if (!DeferThinMembers)
+    return scanThinMember(M);
+  DeferredMembers.push_back(std::move(M));
+  return Error::success();
 }
 
 Error Scanner::scanThinMember(const ThinMember &M) {

@@ -91,6 +91,8 @@ private:
   /// scanner, and takes over what they hold; a member that cannot be read
   /// sets its file's message in `Errors` (indexed by input), if none yet.
   void scanDeferredMembers(std::vector<std::string> &Errors);
+  /// Scans `M`, or leaves it in DeferredMembers.
+  llvm::Error addThinMember(ThinMember M);
   llvm::Error scanThinMember(const ThinMember &M);
   /// A member stored in the archive `Archive`; `Data` is its bytes.
   llvm::Error scanArchivedMember(llvm::Expected<llvm::StringRef> Data,
