@@ -36,8 +36,9 @@ public:
   ~Scanner();
 
   /// Scans files (path, whole-archive) in parallel, file I at link
-  /// position I; an empty path is skipped. Returns one message per file
-  /// that could not be read; what could be read is kept either way.
+  /// position I, then the members of thin archives, also in parallel; an
+  /// empty path is skipped. Returns one message per file that could not be
+  /// read; what could be read is kept either way.
   std::vector<std::string>
   scanFiles(llvm::ArrayRef<std::pair<std::string, bool>> Files);
 
