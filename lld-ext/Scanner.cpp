@@ -117,7 +117,28 @@ void Scanner::merge(std::unique_ptr<Scanner> PartPtr) {
   Parts.push_back(std::move(PartPtr));
 }
 
-void Scanner::mergeAll(std::vector<std::unique_ptr<Scanner>> &Parts) {
+/// How many parts `N` files or members are scanned in: a few runs of
+/// consecutive ones, one scanner each, merged in order. A scanner per file
+/// cost an allocator slab per file, which grew and shrank the threads'
+/// malloc arenas a page at a time.
+static size_t partsFor(size_t N) {
+  size_t Threads = llvm::parallel::strategy.compute_thread_count();
+  return std::min<size_t>(N, 4 * std::max<size_t>(Threads, 1));
+}
+
+void Scanner::scanInParts(size_t N, bool DeferThin,
+                          llvm::function_ref<Error(Scanner &, size_t)> Scan,
+                          std::vector<std::string> &Errors) {
+  std::vector<std::unique_ptr<Scanner>> Parts(partsFor(N));
+  llvm::parallelFor(0, Parts.size(), [&](size_t R) {
+    Parts[R] = std::make_unique<Scanner>(Tables);
+    Parts[R]->WantSymbols = WantSymbols;
+    Parts[R]->DeferThinMembers = DeferThin;
+    for (size_t I = N * R / Parts.size(), E = N * (R + 1) / Parts.size();
+         I < E; ++I)
+      if (Error Err = Scan(*Parts[R], I))
+        Errors[I] = llvm::toString(std::move(Err));
+  });
   size_t Total = Entries.size();
   for (const std::unique_ptr<Scanner> &P : Parts)
     Total += P->Entries.size();
@@ -126,36 +147,17 @@ void Scanner::mergeAll(std::vector<std::unique_ptr<Scanner>> &Parts) {
     merge(std::move(P));
 }
 
-/// How many runs `N` files or members are scanned in: a few runs of
-/// consecutive ones, one scanner each, merged in order. A scanner per file
-/// cost an allocator slab per file, which grew and shrank the threads'
-/// malloc arenas a page at a time.
-static size_t runs(size_t N) {
-  size_t Threads = llvm::parallel::strategy.compute_thread_count();
-  return std::min<size_t>(N, 4 * std::max<size_t>(Threads, 1));
-}
-
-/// The files or members [begin, end) of run `R` of `Runs`.
-static std::pair<size_t, size_t> run(size_t R, size_t Runs, size_t N) {
-  return {N * R / Runs, N * (R + 1) / Runs};
-}
-
 std::vector<std::string>
 Scanner::scanFiles(llvm::ArrayRef<std::pair<std::string, bool>> Files) {
-  std::vector<std::unique_ptr<Scanner>> Results(runs(Files.size()));
   std::vector<std::string> Errors(Files.size());
-  llvm::parallelFor(0, Results.size(), [&](size_t R) {
-    Results[R] = std::make_unique<Scanner>(Tables);
-    Results[R]->WantSymbols = WantSymbols;
-    Results[R]->DeferThinMembers = true;
-    auto [Begin, End] = run(R, Results.size(), Files.size());
-    for (size_t I = Begin; I < End; ++I)
-      if (!Files[I].first.empty())
-        if (Error Err =
-                Results[R]->scanFile(Files[I].first, I, Files[I].second))
-          Errors[I] = llvm::toString(std::move(Err));
-  });
-  mergeAll(Results);
+  scanInParts(
+      Files.size(), /*DeferThin=*/true,
+      [&](Scanner &Part, size_t I) {
+        return Files[I].first.empty()
+                   ? Error::success()
+                   : Part.scanFile(Files[I].first, I, Files[I].second);
+      },
+      Errors);
   scanDeferredMembers(Errors);
   std::vector<std::string> Failed;
   for (std::string &E : Errors)
@@ -394,19 +396,15 @@ Error Scanner::scanMember(StringRef Data, StringRef Label, unsigned Input,
 }
 
 void Scanner::scanDeferredMembers(std::vector<std::string> &Errors) {
+  if (DeferredMembers.empty())
+    return;
   std::vector<ThinMember> Members = std::move(DeferredMembers);
   DeferredMembers.clear();
-  std::vector<std::unique_ptr<Scanner>> Results(runs(Members.size()));
   std::vector<std::string> MemberErrors(Members.size());
-  llvm::parallelFor(0, Results.size(), [&](size_t R) {
-    Results[R] = std::make_unique<Scanner>(Tables);
-    Results[R]->WantSymbols = WantSymbols;
-    auto [Begin, End] = run(R, Results.size(), Members.size());
-    for (size_t I = Begin; I < End; ++I)
-      if (Error Err = Results[R]->scanThinMember(Members[I]))
-        MemberErrors[I] = llvm::toString(std::move(Err));
-  });
-  mergeAll(Results);
+  scanInParts(
+      Members.size(), /*DeferThin=*/false,
+      [&](Scanner &Part, size_t I) { return Part.scanThinMember(Members[I]); },
+      MemberErrors);
   // Back into file order, which the scanner reports entries in: the
   // members' entries came after those of every other file.
   std::sort(Entries.begin(), Entries.end(),

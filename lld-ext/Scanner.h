@@ -13,6 +13,7 @@
 #include "order.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Allocator.h"
 #include "llvm/Support/Error.h"
@@ -86,8 +87,13 @@ private:
 
   /// Takes over what another scanner found, after what this one has.
   void merge(std::unique_ptr<Scanner> Part);
-  /// merge() of each part, in order.
-  void mergeAll(std::vector<std::unique_ptr<Scanner>> &Parts);
+  /// Calls `Scan(Part, I)` for each I below `N` in parallel, consecutive
+  /// ones on the same part scanner (deferring thin members if `DeferThin`),
+  /// then takes the parts over in order; Errors[I] gets what Scan(..., I)
+  /// failed with.
+  void scanInParts(size_t N, bool DeferThin,
+                   llvm::function_ref<llvm::Error(Scanner &, size_t)> Scan,
+                   std::vector<std::string> &Errors);
   /// Scans the deferred thin members in parallel, a run of them per
   /// scanner, and takes over what they hold; a member that cannot be read
   /// sets its file's message in `Errors` (indexed by input), if none yet.

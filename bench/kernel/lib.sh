@@ -25,5 +25,9 @@ secs() {
   echo "$t" | awk '{printf "%.3f %.3f\n", $1, $2 + $3}'
 }
 
-# stats <column>: min / median of one column (1: wall, 2: CPU) of secs lines.
-stats() { awk -v c="$1" '{print $c}' | sort -n | awk '{a[NR]=$1} END {printf "%.3f / %.3f", a[1], a[int((NR+1)/2)]}'; }
+# sorted_column <n>: column n of secs lines (1: wall, 2: CPU), sorted.
+sorted_column() { awk -v c="$1" '{print $c}' | sort -n; }
+# stats <n>: min / median of column n.
+stats() { sorted_column "$1" | awk '{a[NR]=$1} END {printf "%.3f / %.3f", a[1], a[int((NR+1)/2)]}'; }
+# median <n>: the median of column n.
+median() { sorted_column "$1" | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }

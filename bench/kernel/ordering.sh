@@ -45,7 +45,6 @@ for _ in $(seq "$rounds"); do
   secs "$build/bin/ld.lld" --version >>"$tmp/start.t"
   secs sh -c "exec '$tmp/open_members' <'$tmp/members'" >>"$tmp/members.t"
 done
-median() { awk -v c="$1" '{print $c}' | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
 echo "$(wc -l <"$tmp/members") archive members, $(grep -c . "$tmp/map" || true) lines of klto's order map."
 echo
