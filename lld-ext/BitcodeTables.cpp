@@ -291,7 +291,7 @@ public:
     M.clear();
     return M;
   }
-  llvm::MutableArrayRef<PendingModule> read() {
+  llvm::MutableArrayRef<PendingModule> added() {
     return llvm::MutableArrayRef(Modules).take_front(Count);
   }
 
@@ -371,8 +371,8 @@ Error FileReader::read(ModuleList &Modules) {
       if (!Strtab)
         return Strtab.takeError();
       // It names every module before it that has none yet.
-      llvm::MutableArrayRef<PendingModule> Read = Modules.read();
-      for (auto M = Read.rbegin(); M != Read.rend() && !M->Strtab; ++M)
+      llvm::MutableArrayRef<PendingModule> Added = Modules.added();
+      for (auto M = Added.rbegin(); M != Added.rend() && !M->Strtab; ++M)
         M->Strtab = *Strtab;
     } else if (Error E = Cursor.SkipBlock()) {
       return E;
@@ -713,9 +713,9 @@ Error readBitcodeTables(llvm::MemoryBufferRef Buf,
                               static_cast<size_t>(End - Begin)));
   if (Error E = Reader.read(Modules))
     return E;
-  if (Modules.read().empty())
+  if (Modules.added().empty())
     return malformed("no module in the file");
-  for (PendingModule &M : Modules.read()) {
+  for (PendingModule &M : Modules.added()) {
     if (!M.NameRanges.empty() && !M.Strtab)
       return malformed("module without a string table");
     for (size_t I = 0; I < M.NameRanges.size(); ++I) {
